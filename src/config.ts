@@ -1,0 +1,56 @@
+import { totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import * as v from 'valibot';
+import type { LogLevel } from './util/logger.js';
+
+// Everything is optional: with no environment at all the appliance serves the bundled catalog
+// from ./data on port 8080.
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: LogLevel;
+  lowPower: boolean;
+  /** Comma-separated catalog sources (URLs or file paths); empty means the settings/default list. */
+  catalogSources: string[];
+  /** Where the built UI lives (dist/ui next to the bundle). */
+  uiDir: string | null;
+}
+
+const LOW_POWER_MEMORY_BYTES = 1024 ** 3;
+
+const EnvSchema = v.object({
+  PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(65535)), '8080'),
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '0.0.0.0'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  LOW_POWER: v.optional(v.picklist(['auto', '0', '1', 'true', 'false', 'on', 'off']), 'auto'),
+  CATALOG_SOURCES: v.optional(v.string(), ''),
+  UI_DIR: v.optional(v.string()),
+});
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, memBytes = totalmem()): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.entries)) {
+    const val = env[key];
+    if (val !== undefined && val !== '') picked[key] = val;
+  }
+  const res = v.safeParse(EnvSchema, picked);
+  if (!res.success) {
+    const issue = res.issues[0];
+    const key = issue.path?.map((p) => String(p.key)).join('.') ?? '?';
+    throw new Error(`invalid environment ${key}: ${issue.message}`);
+  }
+  const e = res.output;
+  const lp = e.LOW_POWER;
+  const lowPower = lp === 'auto' ? memBytes <= LOW_POWER_MEMORY_BYTES : ['1', 'true', 'on'].includes(lp);
+  return {
+    port: Number(e.PORT),
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    lowPower,
+    catalogSources: e.CATALOG_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
+    uiDir: e.UI_DIR ? resolve(e.UI_DIR) : null,
+  };
+}

@@ -1,0 +1,243 @@
+import uWS from 'uWebSockets.js';
+import { AppError, errorMessage } from '../util/errors.js';
+import { logger } from '../util/logger.js';
+import { StoreValidationError } from '../store/json-store.js';
+import { RawReply, type RouteDef } from './route.js';
+import { Router } from './router.js';
+import { parseOr400, validationError } from './validate.js';
+
+const log = logger('http');
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const STATUS: Record<number, string> = {
+  200: '200 OK',
+  201: '201 Created',
+  202: '202 Accepted',
+  204: '204 No Content',
+  304: '304 Not Modified',
+  400: '400 Bad Request',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  409: '409 Conflict',
+  413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
+  500: '500 Internal Server Error',
+  502: '502 Bad Gateway',
+  503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
+};
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface StaticAsset {
+  body: Buffer;
+  gzip: Buffer | null;
+  contentType: string;
+  cacheControl: string;
+}
+
+export interface HttpServerOptions {
+  routes: readonly RouteDef[];
+  /** Hashed static files by URL path (`/assets/...`). */
+  assets?: ReadonlyMap<string, StaticAsset>;
+  /** Called after a successful route marked clearsLiteCache. */
+  onLiteInvalidate?: (route: RouteDef) => void;
+}
+
+interface Reply {
+  status: number;
+  contentType: string;
+  body: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+function errorReply(status: number, code: string, message: string, details: unknown = null, headers?: Record<string, string>): Reply {
+  return { status, contentType: JSON_TYPE, body: JSON.stringify({ error: { code, message, details } }), headers };
+}
+
+/** Maps anything a handler throws to the one error body; unknown errors are 500 and logged. */
+export function replyForError(err: unknown, route?: RouteDef): Reply {
+  if (err instanceof AppError) return errorReply(err.status, err.code, err.message, err.details);
+  if (err instanceof StoreValidationError) {
+    const e = validationError(err.issues, 'body');
+    return errorReply(e.status, e.code, e.message, e.details);
+  }
+  log.error(`handler ${route ? `${route.method} ${route.path}` : ''} failed`, err);
+  return errorReply(500, 'internal_error', 'internal error: ' + errorMessage(err));
+}
+
+function parseQuery(qs: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!qs) return out;
+  for (const [k, val] of new URLSearchParams(qs)) out[k] = val;
+  return out;
+}
+
+/** uWebSockets.js front: one catch-all handler dispatching through the static-path router. */
+export class HttpServer {
+  readonly router = new Router();
+  private app: uWS.TemplatedApp | null = null;
+  private listenSocket: uWS.us_listen_socket | null = null;
+  private inFlight = 0;
+
+  constructor(private readonly opts: HttpServerOptions) {
+    for (const r of opts.routes) this.router.add(r);
+  }
+
+  get activeRequests(): number {
+    return this.inFlight;
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    const app = uWS.App();
+    app.any('/*', (res, req) => this.onRequest(res, req));
+    this.app = app;
+    return new Promise((resolve, reject) => {
+      app.listen(host, port, (sock) => {
+        if (!sock) return reject(new Error(`cannot listen on ${host}:${port}`));
+        this.listenSocket = sock;
+        resolve(uWS.us_socket_local_port(sock));
+      });
+    });
+  }
+
+  close(): void {
+    if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = null;
+    // Drops keep-alive connections too, so the process can exit promptly.
+    (this.app as unknown as { close?: () => void } | null)?.close?.();
+    this.app = null;
+  }
+
+  private onRequest(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
+    // Everything from req must be read now: it is invalid after the first await.
+    const method = req.getMethod().toUpperCase();
+    const url = req.getUrl();
+    const acceptEncoding = req.getHeader('accept-encoding');
+
+    if (method === 'GET' || method === 'HEAD') {
+      const asset = this.opts.assets?.get(url);
+      if (asset) return this.sendAsset(res, asset, acceptEncoding, method === 'HEAD');
+    }
+    const match = this.router.match(method === 'HEAD' ? 'GET' : method, url);
+    if (match.kind === 'not_found') {
+      return this.send(res, errorReply(404, 'not_found', `no route for ${url}`, { path: url }));
+    }
+    if (match.kind === 'method_not_allowed') {
+      return this.send(
+        res,
+        errorReply(405, 'method_not_allowed', `${method} is not allowed on ${url}`, { allowed: match.allowed }, {
+          Allow: match.allowed.join(', '),
+        }),
+      );
+    }
+    const route = match.route;
+    const ctx = {
+      query: parseQuery(req.getQuery() ?? '') as unknown,
+      body: undefined as unknown,
+      accept: req.getHeader('accept'),
+      acceptEncoding,
+      path: url,
+    };
+    const contentType = req.getHeader('content-type');
+    const declaredLength = Number(req.getHeader('content-length') || 0);
+    const state = { aborted: false };
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    this.inFlight++;
+
+    if (method !== 'POST') {
+      this.run(res, route, ctx, state);
+      return;
+    }
+    if (declaredLength > MAX_BODY_BYTES) {
+      this.finish(res, state, errorReply(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { limit: MAX_BODY_BYTES }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let rejected = false;
+    res.onData((chunk, isLast) => {
+      if (rejected || state.aborted) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        rejected = true;
+        this.finish(res, state, errorReply(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { limit: MAX_BODY_BYTES }), true);
+        return;
+      }
+      // The ArrayBuffer is only valid during this callback: copy it.
+      chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
+      if (!isLast) return;
+      const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      if (raw.length === 0 || raw.toString('utf8').trim() === '') {
+        ctx.body = {};
+      } else {
+        if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+          this.finish(res, state, errorReply(415, 'unsupported_media_type', 'request body must be application/json', { content_type: contentType || null }));
+          return;
+        }
+        try {
+          ctx.body = JSON.parse(raw.toString('utf8'));
+        } catch (err) {
+          this.finish(res, state, errorReply(400, 'malformed_json', 'request body is not valid JSON: ' + errorMessage(err)));
+          return;
+        }
+      }
+      this.run(res, route, ctx, state);
+    });
+  }
+
+  private async run(res: uWS.HttpResponse, route: RouteDef, ctx: any, state: { aborted: boolean }): Promise<void> {
+    let reply: Reply;
+    try {
+      if (route.query) ctx.query = parseOr400(route.query, ctx.query, 'query');
+      if (route.body) ctx.body = parseOr400(route.body, ctx.body, 'body');
+      const out = await route.handler(ctx);
+      if (route.clearsLiteCache) this.opts.onLiteInvalidate?.(route);
+      if (out instanceof RawReply) {
+        const gz = out.gzipBody !== null && ctx.acceptEncoding.includes('gzip');
+        reply = {
+          status: out.status,
+          contentType: out.contentType,
+          body: gz ? out.gzipBody! : out.body,
+          headers: gz ? { ...out.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : out.headers,
+        };
+      } else {
+        reply = { status: 200, contentType: JSON_TYPE, body: JSON.stringify(out ?? {}) };
+      }
+    } catch (err) {
+      reply = replyForError(err, route);
+    }
+    this.finish(res, state, reply);
+  }
+
+  private finish(res: uWS.HttpResponse, state: { aborted: boolean }, reply: Reply, close = false): void {
+    this.inFlight--;
+    if (state.aborted) return; // the client is gone; nothing to write, nothing leaked
+    this.send(res, reply, close);
+  }
+
+  private send(res: uWS.HttpResponse, reply: Reply, close = false): void {
+    res.cork(() => {
+      res.writeStatus(STATUS[reply.status] ?? `${reply.status} Status`);
+      res.writeHeader('Content-Type', reply.contentType);
+      res.writeHeader('Cache-Control', 'no-store');
+      if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]);
+      if (close) res.writeHeader('Connection', 'close');
+      res.end(reply.body, close);
+    });
+  }
+
+  private sendAsset(res: uWS.HttpResponse, a: StaticAsset, acceptEncoding: string, head: boolean): void {
+    const gz = a.gzip !== null && acceptEncoding.includes('gzip');
+    res.cork(() => {
+      res.writeStatus('200 OK');
+      res.writeHeader('Content-Type', a.contentType);
+      res.writeHeader('Cache-Control', a.cacheControl);
+      res.writeHeader('Vary', 'Accept-Encoding');
+      if (gz) res.writeHeader('Content-Encoding', 'gzip');
+      res.end(head ? '' : gz ? a.gzip! : a.body);
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import type { JsonStore } from '../store/json-store.js';
+import { route, type RouteDef } from './route.js';
+
+type ObjSchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any>;
+
+export interface StateRoutesOptions<S extends ObjSchema> {
+  path: string;
+  tag: string;
+  /** What the resource is, for /docs. */
+  what: string;
+  store: JsonStore<S>;
+  clearsLiteCache?: boolean;
+  /** Extra checks on the merged state that a schema cannot express (catalog ids, zones). */
+  refine?: (next: v.InferOutput<S>) => v.InferOutput<S> | Promise<v.InferOutput<S>>;
+}
+
+/**
+ * GET → {state}; POST takes a partial object, validates it with the resource's own schema,
+ * merges, persists and answers {state}. One implementation for every plain settings resource.
+ */
+export function stateRoutes<S extends ObjSchema>(o: StateRoutesOptions<S>): RouteDef[] {
+  const stateSchema = v.object({ state: o.store.schema });
+  return [
+    route({
+      method: 'GET',
+      path: o.path,
+      tag: o.tag,
+      summary: `Read ${o.what}`,
+      response: stateSchema,
+      handler: () => ({ state: o.store.get() }),
+    }),
+    route({
+      method: 'POST',
+      path: o.path,
+      tag: o.tag,
+      summary: `Change ${o.what} (partial object, merged and persisted)`,
+      body: v.partial(o.store.schema),
+      response: stateSchema,
+      clearsLiteCache: o.clearsLiteCache,
+      handler: async ({ body }) => {
+        const merged = o.store.preview(body);
+        const refined = o.refine ? await o.refine(merged) : merged;
+        return { state: await o.store.set(refined) };
+      },
+    }),
+  ];
+}

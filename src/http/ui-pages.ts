@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { logger } from '../util/logger.js';
+import { AppError } from '../util/errors.js';
+import { RawReply, route, type RouteDef } from './route.js';
+import type { StaticAsset } from './server.js';
+
+const log = logger('ui');
+
+/** Page entry names under ui/pages and the routes that serve them (spec part 1). */
+export const UI_ROUTES: ReadonlyArray<{ path: string; page: string; lowPowerPage?: string }> = [
+  { path: '/', page: 'home', lowPowerPage: 'lite' },
+  { path: '/lite', page: 'lite' },
+  { path: '/lite/settings', page: 'lite-settings' },
+  { path: '/aprs', page: 'aprs' },
+  { path: '/radio', page: 'radio' },
+  { path: '/settings', page: 'settings', lowPowerPage: 'lite-settings' },
+  { path: '/settings-v2', page: 'settings', lowPowerPage: 'lite-settings' },
+  { path: '/kiosk-rotator', page: 'kiosk-rotator', lowPowerPage: 'lite' },
+];
+
+interface Manifest {
+  pages: Record<string, { js: string; css: string[] }>;
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
+
+export interface UiBundle {
+  assets: Map<string, StaticAsset>;
+  pages: Map<string, { html: Buffer; gzip: Buffer }>;
+}
+
+/** dist/ui next to the bundle, or the repo's dist/ui when running from source. */
+export function defaultUiDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'ui'), join(here, '..', '..', 'dist', 'ui'), join(process.cwd(), 'dist', 'ui')];
+  return candidates.find((d) => existsSync(join(d, 'manifest.json'))) ?? candidates[0];
+}
+
+/** Reads the built pages into memory once (they are small), with gzip twins made at boot. */
+export function loadUi(uiDir: string): UiBundle | null {
+  const manifestPath = join(uiDir, 'manifest.json');
+  if (!existsSync(manifestPath)) {
+    log.warn(`no UI build at ${uiDir}; pages answer 503 until \`npm run build\``);
+    return null;
+  }
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const assets = new Map<string, StaticAsset>();
+  const addAsset = (urlPath: string) => {
+    if (assets.has(urlPath)) return;
+    const body = readFileSync(join(uiDir, urlPath.replace(/^\/assets\//, '')));
+    const ext = urlPath.slice(urlPath.lastIndexOf('.'));
+    assets.set(urlPath, {
+      body,
+      gzip: body.length > 512 ? gzipSync(body, { level: 9 }) : null,
+      contentType: TYPES[ext] ?? 'application/octet-stream',
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
+  };
+  const pages = new Map<string, { html: Buffer; gzip: Buffer }>();
+  for (const [name, p] of Object.entries(manifest.pages)) {
+    addAsset(p.js);
+    p.css.forEach(addAsset);
+    const html = Buffer.from(pageHtml(name, p.js, p.css));
+    pages.set(name, { html, gzip: gzipSync(html) });
+  }
+  return { assets, pages };
+}
+
+function pageHtml(name: string, js: string, css: string[]): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>satstation · ${name}</title>${css.map((c) => `<link rel="stylesheet" href="${c}">`).join('')}</head>
+<body><div id="app" data-page="${name}"></div><script type="module" src="${js}"></script></body></html>`;
+}
+
+export function uiRoutes(ui: UiBundle | null, lowPower: boolean): RouteDef[] {
+  return UI_ROUTES.map((r) => {
+    const page = lowPower && r.lowPowerPage ? r.lowPowerPage : r.page;
+    return route({
+      method: 'GET',
+      path: r.path,
+      tag: 'ui',
+      summary: `UI page "${page}"${r.lowPowerPage ? ` (low-power: "${r.lowPowerPage}")` : ''}`,
+      handler: () => {
+        const built = ui?.pages.get(page);
+        if (!built) throw new AppError(503, 'ui_not_built', 'the UI has not been built; run `npm run build`', { page });
+        return new RawReply(built.html, 'text/html; charset=utf-8', 200, { 'X-Page': page }, built.gzip);
+      },
+    });
+  });
+}

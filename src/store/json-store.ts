@@ -1,0 +1,201 @@
+import { readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { logger } from '../util/logger.js';
+import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+
+const log = logger('store');
+
+type AnySchema = v.GenericSchema<unknown, any>;
+
+export interface JsonStoreOptions<S extends AnySchema> {
+  dir: string;
+  /** File stem: `settings` → `<dir>/settings.json`. */
+  name: string;
+  schema: S;
+  defaults: () => v.InferOutput<S>;
+  /** Injected for tests: the timestamp used in `NAME.corrupt-<ts>`. */
+  now?: () => number;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Merge a validated partial into a state: nested plain objects merge, arrays and scalars replace. */
+export function mergeDeep<T>(base: T, patch: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, val] of Object.entries(patch)) {
+    if (val === undefined) continue;
+    out[k] = isPlainObject(out[k]) && isPlainObject(val) ? mergeDeep(out[k], val) : val;
+  }
+  return out as T;
+}
+
+/**
+ * One resource, one flat JSON file. Missing file → defaults; corrupt file → moved aside as
+ * `NAME.corrupt-<ts>` and defaults used (boot never fails on bad state). Writes are atomic,
+ * serialized per file and skipped when the bytes would not change (SD-card wear).
+ */
+export class JsonStore<S extends AnySchema> {
+  readonly path: string;
+  private value: v.InferOutput<S>;
+  private lastWritten: string | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private listeners = new Set<(value: v.InferOutput<S>) => void>();
+
+  constructor(private readonly opts: JsonStoreOptions<S>) {
+    this.path = join(opts.dir, `${opts.name}.json`);
+    this.value = this.load();
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get schema(): S {
+    return this.opts.schema;
+  }
+
+  /** The validated result of merging a patch, without persisting it (throws on invalid). */
+  preview(patch: unknown): v.InferOutput<S> {
+    const res = v.safeParse(this.opts.schema, mergeDeep(this.value, patch));
+    if (!res.success) throw new StoreValidationError(this.opts.name, res.issues);
+    return res.output;
+  }
+
+  get(): v.InferOutput<S> {
+    return this.value;
+  }
+
+  /** Re-read the file (for state another process writes, such as the GPS fix). */
+  reload(): v.InferOutput<S> {
+    const next = this.load();
+    const changed = JSON.stringify(next) !== JSON.stringify(this.value);
+    this.value = next;
+    if (changed) this.emit();
+    return next;
+  }
+
+  onChange(fn: (value: v.InferOutput<S>) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Validate the merged result, then persist. A rejected merge throws and changes nothing. */
+  async update(patch: unknown): Promise<v.InferOutput<S>> {
+    return this.set(mergeDeep(this.value, patch));
+  }
+
+  async set(next: unknown): Promise<v.InferOutput<S>> {
+    const res = v.safeParse(this.opts.schema, next);
+    if (!res.success) {
+      throw new StoreValidationError(this.opts.name, res.issues);
+    }
+    const changed = JSON.stringify(res.output) !== JSON.stringify(this.value);
+    this.value = res.output;
+    await this.persist();
+    if (changed) this.emit();
+    return this.value;
+  }
+
+  /** Wait for queued writes. */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+
+  /** Synchronous final write on shutdown if the last queued write has not landed. */
+  flushSync(): void {
+    const text = this.serialize();
+    if (text !== this.lastWritten) {
+      writeFileAtomicSync(this.path, text);
+      this.lastWritten = text;
+    }
+  }
+
+  private serialize(): string {
+    return JSON.stringify(this.value, null, 2) + '\n';
+  }
+
+  private persist(): Promise<void> {
+    const run = async () => {
+      const text = this.serialize();
+      if (text === this.lastWritten) return;
+      await writeFileAtomic(this.path, text);
+      this.lastWritten = text;
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch((err) => log.error(`write ${this.path} failed`, err));
+    return p;
+  }
+
+  private emit(): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(this.value);
+      } catch (err) {
+        log.error(`listener of ${this.opts.name} failed`, err);
+      }
+    }
+  }
+
+  private load(): v.InferOutput<S> {
+    removeStaleTemps(this.path);
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`cannot read ${this.path}, using defaults`, err);
+      this.lastWritten = null;
+      return this.opts.defaults();
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      return this.quarantine(`not valid JSON (${(err as Error).message})`);
+    }
+    // Fields added in later versions get their defaults; stored values win.
+    const res = v.safeParse(this.opts.schema, mergeDeep(this.opts.defaults(), parsed));
+    if (!res.success) {
+      return this.quarantine(`fails its schema: ${describeIssues(res.issues)}`);
+    }
+    this.lastWritten = text;
+    return res.output;
+  }
+
+  private quarantine(reason: string): v.InferOutput<S> {
+    const ts = new Date((this.opts.now ?? Date.now)()).toISOString().replace(/[:.]/g, '-');
+    const aside = `${this.path}.corrupt-${ts}`;
+    try {
+      renameSync(this.path, aside);
+      log.warn(`${this.path} ${reason}; moved aside to ${aside}, using defaults`);
+    } catch (err) {
+      log.warn(`${this.path} ${reason}; could not move it aside, using defaults`, err);
+    }
+    this.lastWritten = null;
+    return this.opts.defaults();
+  }
+}
+
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${issuePath(i) || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+export function issuePath(issue: v.BaseIssue<unknown>): string {
+  return (issue.path ?? []).map((p) => String((p as { key: unknown }).key)).join('.');
+}
+
+export class StoreValidationError extends Error {
+  constructor(
+    readonly store: string,
+    readonly issues: readonly v.BaseIssue<unknown>[],
+  ) {
+    super(`${store}: ${describeIssues(issues)}`);
+    this.name = 'StoreValidationError';
+  }
+}
