@@ -1,0 +1,18 @@
+// `npm run bench [filter]`: runs every suite, prints each figure beside its budget.
+import { printTable, type Suite } from './harness.js';
+import { coreSuite } from './core.bench.js';
+import { setLogLevel } from '../src/util/logger.js';
+
+setLogLevel('silent');
+
+// Suites register here, one per hot path.
+const suites: Suite[] = [coreSuite];
+
+const filter = process.argv[2];
+let allOk = true;
+for (const s of suites) {
+  if (filter && !s.name.includes(filter)) continue;
+  const lines = await s.run();
+  allOk = printTable(s.name, lines) && allOk;
+}
+console.log(allOk ? '\nall budgets met' : '\nSOME BUDGETS MISSED');
