@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface SpawnedServer {
+  child: ChildProcess;
+  base: string;
+  output: string[];
+  /** ms from spawn to the first /health answer */
+  bootMs: number;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+}
+
+/** Runs a server entry (dist/server.mjs or an npm script) as a real process and waits for /health. */
+export async function spawnServer(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+): Promise<SpawnedServer> {
+  const t0 = performance.now();
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const output: string[] = [];
+  let port = 0;
+  const onData = (buf: Buffer) => {
+    for (const line of buf.toString().split('\n')) {
+      if (!line) continue;
+      output.push(line);
+      const m = /listening on [^ ]+:(\d+)/.exec(line);
+      if (m) port = Number(m[1]);
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const deadline = t0 + (opts.timeoutMs ?? 20000);
+  let bootMs = -1;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output.join('\n')}`);
+    if (port) {
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/health`);
+        if (r.ok) {
+          bootMs = performance.now() - t0;
+          break;
+        }
+      } catch {
+        /* not yet */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  if (bootMs < 0) {
+    process.kill(-child.pid!, 'SIGKILL');
+    throw new Error(`server did not answer /health:\n${output.join('\n')}`);
+  }
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    output,
+    bootMs,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        const s0 = performance.now();
+        child.once('exit', (code) => resolve({ code, ms: performance.now() - s0 }));
+        // To the whole process group, as a terminal's Ctrl-C does (npm start runs node under sh).
+        process.kill(-child.pid!, signal);
+      }),
+  };
+}
