@@ -1,0 +1,128 @@
+// Catalog budgets: parse + validate the full active catalog; peak RSS of a refresh.
+// The RSS figure comes from a fresh child process (this file run with CATALOG_BENCH_CHILD set),
+// so what the other suites allocated does not count.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CatalogService } from '../src/catalog/catalog-service.js';
+import { parseCatalogText } from '../src/catalog/parse.js';
+import { CatalogRefresh } from '../src/catalog/refresh-service.js';
+import { SnapshotService } from '../src/catalog/snapshots.js';
+import { CatalogSourcesSchema, defaultCatalogSources } from '../src/catalog/sources.js';
+import { loadConfig } from '../src/config.js';
+import { JsonStore } from '../src/store/json-store.js';
+import { FixedClock } from '../src/util/clock.js';
+import { setLogLevel } from '../src/util/logger.js';
+import { medianMs, type BudgetLine, type Suite } from './harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const shared = resolve(here, '../../shared/data/tle');
+const ACTIVE = join(shared, 'active.tle');
+const NOW = Date.parse('2026-07-24T12:00:00Z'); // data date of active.tle
+
+/** Child: serve the files over HTTP on 127.0.0.1, run one real refresh, print peak RSS. */
+async function child(files: string[]): Promise<void> {
+  setLogLevel('silent');
+  const bodies = files.map((f) => readFileSync(f));
+  const server = createServer((req, res) => {
+    const i = Number((req.url ?? '/0').slice(1));
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(bodies[i]);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-refresh-'));
+  const clock = new FixedClock(NOW);
+  const sources = files.map((_, i) => `http://127.0.0.1:${port}/${i}`);
+  const config = { ...loadConfig({}), dataDir: dir, catalogSources: sources };
+  const catalogSources = new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources });
+  const catalog = new CatalogService({ dataDir: dir, clock });
+  const before = process.resourceUsage().maxRSS;
+  const refresh = new CatalogRefresh({ config, clock, stores: { catalogSources }, catalog, snapshots: new SnapshotService(dir, clock, catalog), isOffline: () => false });
+  const r = await refresh.refresh('bench');
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify({ ok: r.ok, count: r.count, beforeKiB: before, peakKiB: process.resourceUsage().maxRSS, error: r.error }) + '\n');
+}
+
+/** The child runs as a plain esbuild bundle, as in production: tsx's loader alone costs ~40 MiB. */
+async function childBundle(): Promise<string> {
+  // Inside node_modules so the externals resolve; esbuild loaded lazily so the child never loads it.
+  const out = resolve(here, '../node_modules/.cache/satstation-bench/refresh-child.mjs');
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    external: ['uWebSockets.js', 'serialport', 'tinybench', 'esbuild'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'error',
+  });
+  return out;
+}
+
+/** The node flags the appliance runs with (deploy/satstation.service ExecStart), so the child matches production. */
+function productionFlags(): string[] {
+  try {
+    const unit = readFileSync(resolve(here, '../deploy/satstation.service'), 'utf8');
+    const exec = /^ExecStart=\S+\s+(.*)$/m.exec(unit)?.[1] ?? '';
+    return exec.split(/\s+/).filter((a) => a.startsWith('--'));
+  } catch {
+    return [];
+  }
+}
+
+function refreshRss(bundle: string, files: string[]): { peakMiB: number; count: number; note: string } {
+  const flags = productionFlags();
+  const r = spawnSync(process.execPath, [...flags, bundle, ...files], {
+    env: { ...process.env, CATALOG_BENCH_CHILD: '1' },
+    encoding: 'utf8',
+  });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  const out = JSON.parse(line || '{}');
+  if (!out.ok) throw new Error(`refresh in the child failed: ${out.error ?? r.stderr}`);
+  const how = flags.length ? `node ${flags.join(' ')}` : 'plain node';
+  return { peakMiB: out.peakKiB / 1024, count: out.count, note: `${out.count} objects; RSS before the refresh ${(out.beforeKiB / 1024).toFixed(0)} MiB; ${how}, bundled` };
+}
+
+export const catalogSuite: Suite = {
+  name: 'catalog: parse, validate, refresh',
+  async run() {
+    const lines: BudgetLine[] = [];
+    if (existsSync(ACTIVE)) {
+      const text = readFileSync(ACTIVE, 'utf8');
+      let count = 0;
+      const ms = await medianMs('parse + validate active.tle', () => {
+        count = parseCatalogText(text, { nowMs: NOW }).records.length;
+      }, { time: 3000, iterations: 8 });
+      lines.push({ name: 'parse + validate the active catalog (TLE, SGP4 init + decay check)', value: ms, unit: 'ms', budget: 300, note: `${count} valid of 16,126` });
+      // The same objects as CelesTrak OMM JSON (the primary format): valibot shape check + the same checks.
+      const json = JSON.stringify(parseCatalogText(text, { nowMs: NOW }).records);
+      const jsonMs = await medianMs('parse + validate active as OMM JSON', () => {
+        count = parseCatalogText(json, { nowMs: NOW }).records.length;
+      }, { time: 3000, iterations: 8 });
+      lines.push({ name: 'parse + validate the active catalog (OMM JSON)', value: jsonMs, unit: 'ms', budget: 300, note: `${count} valid, ${(json.length / 1024 / 1024).toFixed(1)} MiB of JSON` });
+    } else {
+      console.log(`(skipped: ${ACTIVE} not found; the parse budget needs the active catalog)`);
+    }
+    const amateur = [join(shared, 'amateur.tle'), join(shared, 'stations.tle')];
+    const files = amateur.every(existsSync) ? amateur : [resolve(here, '../src/catalog/data/bundled-catalog.json')];
+    const bundle = await childBundle();
+    const groups = refreshRss(bundle, files);
+    lines.push({ name: 'peak RSS during a refresh: amateur + stations groups', value: groups.peakMiB, unit: 'MiB', budget: 120, note: groups.note });
+    if (existsSync(ACTIVE)) {
+      const all = refreshRss(bundle, [ACTIVE]);
+      lines.push({ name: 'peak RSS during a refresh: the whole active catalog', value: all.peakMiB, unit: 'MiB', budget: 120, note: all.note });
+    }
+    return lines;
+  },
+};
+
+if (process.env.CATALOG_BENCH_CHILD === '1') await child(process.argv.slice(2));

@@ -1,0 +1,81 @@
+// Element sets + ids + radio facts + statuses → an immutable Catalog generation.
+import { createHash } from 'node:crypto';
+import type { RadioTable } from './bundled.js';
+import { ISS_NORAD_ID, type Catalog, type OmmElements, type OperationalStatus, type Satellite } from './types.js';
+import { epochMs } from './validate.js';
+
+export const EMPTY_STATUS: OperationalStatus = Object.freeze({ source: '', summary: '', matched_name: '' });
+
+/** Changes whenever any element set changes (and only then): keys pass tables. */
+export function catalogVersion(elements: readonly OmmElements[]): string {
+  const h = createHash('sha256');
+  const sorted = [...elements].sort((a, b) => a.NORAD_CAT_ID - b.NORAD_CAT_ID);
+  for (const e of sorted) {
+    h.update(
+      `${e.NORAD_CAT_ID}|${e.EPOCH}|${e.MEAN_MOTION}|${e.ECCENTRICITY}|${e.INCLINATION}|${e.RA_OF_ASC_NODE}|` +
+        `${e.ARG_OF_PERICENTER}|${e.MEAN_ANOMALY}|${e.BSTAR}|${e.MEAN_MOTION_DOT}|${e.MEAN_MOTION_DDOT}\n`,
+    );
+  }
+  return `c${sorted.length}-${h.digest('hex').slice(0, 16)}`;
+}
+
+export interface BuildInput {
+  elements: readonly OmmElements[];
+  ids: ReadonlyMap<number, string>;
+  radio: RadioTable;
+  statuses: ReadonlyMap<number, OperationalStatus>;
+  origin: string;
+  loadedAtMs: number;
+  /** Reuse a known version (status-only rebuilds) instead of hashing again. */
+  version?: string;
+}
+
+export function buildCatalog(o: BuildInput): Catalog {
+  const satellites: Satellite[] = [];
+  const byId = new Map<string, Satellite>();
+  const byNorad = new Map<number, Satellite>();
+  const sorted = [...o.elements].sort((a, b) => a.NORAD_CAT_ID - b.NORAD_CAT_ID);
+  for (const el of sorted) {
+    const norad = el.NORAD_CAT_ID;
+    const sat_id = o.ids.get(norad);
+    if (!sat_id) throw new Error(`no sat_id for NORAD ${norad}`);
+    const facts = o.radio.facts[String(norad)];
+    const sat: Satellite = {
+      sat_id,
+      norad_id: norad,
+      name: el.OBJECT_NAME,
+      is_iss: norad === ISS_NORAD_ID,
+      has_amateur_radio: o.radio.ham.has(norad) || !!facts,
+      transponders: facts?.transponders ?? [],
+      repeaters: facts?.repeaters ?? [],
+      operational_status: o.statuses.get(norad) ?? EMPTY_STATUS,
+      epoch_ms: epochMs(el),
+      elements: el,
+    };
+    satellites.push(sat);
+    byId.set(sat_id, sat);
+    byNorad.set(norad, sat);
+  }
+  return {
+    version: o.version ?? catalogVersion(sorted),
+    satellites,
+    byId,
+    byNorad,
+    origin: o.origin,
+    loaded_at_ms: o.loadedAtMs,
+  };
+}
+
+/** The spec's satellite item (no elements). */
+export function satelliteItem(s: Satellite) {
+  return {
+    sat_id: s.sat_id,
+    norad_id: s.norad_id,
+    name: s.name,
+    is_iss: s.is_iss,
+    has_amateur_radio: s.has_amateur_radio,
+    transponders: s.transponders,
+    repeaters: s.repeaters,
+    operational_status: s.operational_status,
+  };
+}

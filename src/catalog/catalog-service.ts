@@ -1,0 +1,213 @@
+// The live catalog: boots synchronously from the persisted refresh under DATA_DIR (when present
+// and valid) or the bundled data, hands out immutable generations and announces replacements.
+import { readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { JsonStore } from '../store/json-store.js';
+import type { Clock } from '../util/clock.js';
+import { logger } from '../util/logger.js';
+import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundled.js';
+import { buildCatalog, catalogVersion } from './catalog-build.js';
+import { ommRecord } from './omm.js';
+import { describeSkipped } from './parse.js';
+import { assignSatIds } from './sat-ids.js';
+import type { Catalog, CatalogProvider, OmmElements, OperationalStatus } from './types.js';
+import { rangeProblem } from './validate.js';
+
+const log = logger('catalog');
+
+export const CATALOG_FILE = 'catalog.json';
+
+/** What a refresh persists: the merged elements plus where they came from. */
+export interface PersistedCatalog {
+  format: 1;
+  refreshed_at: string;
+  sources: string[];
+  /** Informational (recomputed at load): lets a copy of the file stand alone as a snapshot. */
+  version?: string;
+  sat_ids?: Record<string, string>;
+  elements: OmmElements[];
+}
+
+/** The catalog as one self-contained JSON document (persisted refresh and snapshots share it). */
+export function catalogDocument(cat: Catalog, refreshed_at: string, sources: string[]): string {
+  const doc: PersistedCatalog = {
+    format: 1,
+    refreshed_at,
+    sources,
+    version: cat.version,
+    sat_ids: Object.fromEntries(cat.satellites.map((s) => [String(s.norad_id), s.sat_id])),
+    elements: cat.satellites.map((s) => s.elements),
+  };
+  return JSON.stringify(doc);
+}
+
+export interface CatalogServiceOptions {
+  dataDir: string;
+  clock: Clock;
+}
+
+const SatIdsSchema = v.record(v.string(), v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/)));
+
+export class CatalogService implements CatalogProvider {
+  readonly name = 'catalog';
+  /** DATA_DIR/catalog: catalog.json, sat-ids.json and the refresh/status state files. */
+  readonly dir: string;
+  private cat: Catalog;
+  private listeners = new Set<(c: Catalog) => void>();
+  private idStore: JsonStore<typeof SatIdsSchema>;
+  private statuses = new Map<number, OperationalStatus>();
+  private meta: { refreshed_at: string | null; sources: string[] } = { refreshed_at: null, sources: [] };
+  private persistedVersion: string | null = null;
+
+  constructor(private readonly opts: CatalogServiceOptions) {
+    this.dir = join(opts.dataDir, 'catalog');
+    const now = () => opts.clock.now();
+    this.idStore = new JsonStore({ dir: this.dir, name: 'sat-ids', schema: SatIdsSchema, defaults: () => ({}), now });
+    const persisted = this.loadPersisted();
+    const elements = persisted?.elements ?? bundledElements;
+    if (persisted) this.meta = { refreshed_at: persisted.refreshed_at, sources: persisted.sources };
+    this.cat = this.build(elements, persisted ? 'refreshed' : 'bundled');
+    // A file with records skipped at load differs from the catalog in use: not copied as a snapshot.
+    if (persisted && persisted.elements.length === persisted.total) this.persistedVersion = this.cat.version;
+    log.info(`catalog ${this.cat.version}: ${this.cat.satellites.length} satellites (${this.cat.origin})`);
+  }
+
+  current(): Catalog {
+    return this.cat;
+  }
+
+  onChange(fn: (c: Catalog) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** The persisted refresh file, when it holds exactly the catalog in use (snapshots copy it). */
+  persistedFileOfCurrent(): string | null {
+    return this.persistedVersion === this.cat.version ? this.persistedPath() : null;
+  }
+
+  private persistedPath(): string {
+    return join(this.dir, CATALOG_FILE);
+  }
+
+  /** When the elements in use were last refreshed from sources (null: bundled data). */
+  refreshInfo(): { refreshed_at: string | null; sources: string[] } {
+    return this.meta;
+  }
+
+  /** The ids ever given (norad → sat_id), for stable assignment across refreshes. */
+  knownIds(): Map<number, string> {
+    const known = new Map<number, string>();
+    for (const [n, id] of Object.entries(bundledSatIds)) known.set(Number(n), id);
+    for (const [n, id] of Object.entries(this.idStore.get())) known.set(Number(n), id);
+    return known;
+  }
+
+  /**
+   * Atomically replace the elements: persist first (a crash leaves the old file or the new one),
+   * then swap the in-memory generation and tell subscribers when the version changed.
+   */
+  async replace(elements: readonly OmmElements[], sources: string[]): Promise<Catalog> {
+    const refreshed_at = new Date(this.opts.clock.now()).toISOString();
+    const next = this.build(elements, 'refreshed');
+    await this.idStore.flush();
+    await writeFileAtomic(this.persistedPath(), catalogDocument(next, refreshed_at, sources));
+    this.persistedVersion = next.version;
+    const changed = next.version !== this.cat.version;
+    this.cat = next;
+    this.meta = { refreshed_at, sources };
+    log.info(`catalog replaced: ${next.version}, ${next.satellites.length} satellites${changed ? '' : ' (elements unchanged)'}`);
+    if (changed) this.emit();
+    return next;
+  }
+
+  /** Operational statuses by NORAD id; a status change keeps the version (elements unchanged). */
+  setStatuses(statuses: ReadonlyMap<number, OperationalStatus>): void {
+    this.statuses = new Map(statuses);
+    this.cat = this.build(this.cat.satellites.map((s) => s.elements), this.cat.origin, this.cat.version);
+  }
+
+  async stop(): Promise<void> {
+    await this.idStore.flush();
+  }
+
+  private build(elements: readonly OmmElements[], origin: string, version?: string): Catalog {
+    const known = this.knownIds();
+    const { ids, added } = assignSatIds(
+      elements.map((e) => ({ norad: e.NORAD_CAT_ID, name: e.OBJECT_NAME })),
+      known,
+      aliasTable,
+    );
+    if (added > 0) {
+      const persisted: Record<string, string> = { ...this.idStore.get() };
+      for (const e of elements) persisted[String(e.NORAD_CAT_ID)] = ids.get(e.NORAD_CAT_ID)!;
+      this.idStore.set(persisted).catch((err) => log.error('saving sat ids failed', err));
+    }
+    return buildCatalog({
+      elements,
+      ids,
+      radio: radioTable,
+      statuses: this.statuses,
+      origin,
+      loadedAtMs: this.opts.clock.now(),
+      version: version ?? catalogVersion(elements),
+    });
+  }
+
+  /** The persisted refresh, or null (missing, unreadable or empty: the bundled data is used). */
+  private loadPersisted(): (PersistedCatalog & { total: number }) | null {
+    const path = this.persistedPath();
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`cannot read ${path}; using the bundled catalog`, err);
+      return null;
+    }
+    let raw: Partial<PersistedCatalog>;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return this.quarantine(path, 'is not valid JSON');
+    }
+    if (raw?.format !== 1 || !Array.isArray(raw.elements)) return this.quarantine(path, 'has an unknown layout');
+    const elements: OmmElements[] = [];
+    for (const r of raw.elements) {
+      const el = ommRecord(r);
+      const reason = 'reason' in el ? el.reason : rangeProblem(el);
+      if (reason) log.warn(`persisted catalog: ${describeSkipped({ norad_id: (r as OmmElements)?.NORAD_CAT_ID ?? null, name: '', reason })}`);
+      else elements.push(el as OmmElements);
+    }
+    if (elements.length === 0) return this.quarantine(path, 'holds no usable element sets');
+    return {
+      format: 1,
+      refreshed_at: typeof raw.refreshed_at === 'string' ? raw.refreshed_at : '',
+      sources: Array.isArray(raw.sources) ? raw.sources.map(String) : [],
+      elements,
+      total: raw.elements.length,
+    };
+  }
+
+  private quarantine(path: string, why: string): null {
+    const aside = `${path}.corrupt-${new Date(this.opts.clock.now()).toISOString().replace(/[:.]/g, '-')}`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      /* leave it; the bundled catalog is used either way */
+    }
+    log.warn(`${path} ${why}; moved aside to ${aside}, using the bundled catalog`);
+    return null;
+  }
+
+  private emit(): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(this.cat);
+      } catch (err) {
+        log.error('catalog listener failed', err);
+      }
+    }
+  }
+}

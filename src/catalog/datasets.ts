@@ -1,0 +1,97 @@
+// Datasets: composes the catalog refresh, status enrichment and snapshots, and owns their
+// schedules (catalog refresh daily, status every 12 h, log pruning). Nothing here runs on the
+// request path except the explicit refresh routes.
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import type { Stores } from '../station/stores.js';
+import type { Clock } from '../util/clock.js';
+import { logger } from '../util/logger.js';
+import type { Scheduler } from '../util/scheduler.js';
+import type { CatalogService } from './catalog-service.js';
+import { CatalogRefresh, type RefreshReport } from './refresh-service.js';
+import { SnapshotService } from './snapshots.js';
+import { heldFileName } from './source-state.js';
+import { StatusService, type StatusReport } from './status-service.js';
+
+const log = logger('datasets');
+
+export const LOG_PRUNE_CRON = '23 3 * * *';
+
+export interface DatasetsDeps {
+  config: Config;
+  clock: Clock;
+  stores: Pick<Stores, 'catalogSources'>;
+  catalog: CatalogService;
+  /** The operator's offline switch (station network resource): refreshes are skipped while on. */
+  isOffline: () => boolean;
+  scheduler: Scheduler;
+  /** Clears the lite snapshot cache after a scheduled refresh changed the catalog. */
+  invalidateLite: () => void;
+}
+
+export class Datasets {
+  readonly name = 'datasets';
+  readonly refresher: CatalogRefresh;
+  readonly status: StatusService;
+  readonly snapshots: SnapshotService;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly d: DatasetsDeps) {
+    const isOffline = d.isOffline;
+    this.snapshots = new SnapshotService(d.config.dataDir, d.clock, d.catalog);
+    this.refresher = new CatalogRefresh({ config: d.config, clock: d.clock, stores: d.stores, catalog: d.catalog, snapshots: this.snapshots, isOffline });
+    this.status = new StatusService(d.catalog, d.clock, () => d.stores.catalogSources.get(), isOffline);
+  }
+
+  /** Catalog refresh, then the (12-hour guarded) status refresh. */
+  async refresh(trigger: string): Promise<{ catalog: RefreshReport; status: StatusReport }> {
+    const catalog = await this.refresher.refresh(trigger);
+    const status = await this.status.refresh(trigger);
+    return { catalog, status };
+  }
+
+  start(): void {
+    this.schedule();
+    this.unsubscribe = this.d.stores.catalogSources.onChange(() => this.schedule());
+    this.d.scheduler.onPrune('catalog-held-sources', () => this.pruneHeldSources());
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    await this.refresher.stop();
+    await this.status.stop();
+    await this.snapshots.flush();
+  }
+
+  private schedule(): void {
+    const s = this.d.stores.catalogSources.get();
+    this.d.scheduler.add('catalog-refresh', s.refresh_cron, async () => {
+      const r = await this.refresher.refresh('schedule');
+      if (r.replaced) this.d.invalidateLite();
+      if (r.error) throw new Error(r.error);
+    });
+    this.d.scheduler.add('status-refresh', s.status_cron, async () => {
+      const r = await this.status.refresh('schedule');
+      if (r.error) throw new Error(r.error);
+    });
+    this.d.scheduler.add('log-pruning', LOG_PRUNE_CRON, () => this.d.scheduler.prune());
+  }
+
+  /** Held records of sources no longer configured would otherwise stay on the card forever. */
+  private async pruneHeldSources(): Promise<void> {
+    const dir = join(this.d.catalog.dir, 'sources');
+    const keep = new Set(this.refresher.sources().map(heldFileName));
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (keep.has(n) || !n.endsWith('.json')) continue;
+      await unlink(join(dir, n)).catch(() => {});
+      log.info(`pruned held records ${n} (source no longer configured)`);
+    }
+  }
+}

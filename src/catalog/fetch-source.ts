@@ -1,0 +1,125 @@
+// Driver: fetch one catalog/status source (http(s) URL or file path) with a timeout, a streaming
+// size cap and HTTP conditional-request headers. Redirects are followed; only a final 200 body
+// is ever returned as data, so a redirect or error page can never be cached as a catalog.
+import { open } from 'node:fs/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+
+export interface FetchOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  etag?: string | null;
+  lastModified?: string | null;
+  /** Epoch ms "now" for Retry-After dates (injected clock). */
+  nowMs: number;
+}
+
+export type FetchResult =
+  | { kind: 'data'; text: string; bytes: number; etag: string | null; lastModified: string | null; maxAgeMs: number | null; finalUrl: string }
+  | { kind: 'not-modified'; maxAgeMs: number | null }
+  | { kind: 'error'; message: string; status: number | null; retryAfterMs: number | null };
+
+export const isUrl = (s: string) => /^https?:\/\//i.test(s);
+
+/** Seconds or an HTTP date → ms from now; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? Math.max(0, t - nowMs) : null;
+}
+
+export function parseMaxAge(cacheControl: string | null): number | null {
+  if (!cacheControl || /no-store|no-cache/i.test(cacheControl)) return null;
+  const m = /max-age=(\d+)/i.exec(cacheControl);
+  return m ? Number(m[1]) * 1000 : null;
+}
+
+const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
+
+export async function fetchSource(source: string, o: FetchOptions): Promise<FetchResult> {
+  return isUrl(source) ? fetchHttp(source, o) : readFileCapped(source, o.maxBytes);
+}
+
+const MAX_REDIRECTS = 5;
+
+/** One GET; resolves with the response (body unread) or rejects. node:http rather than fetch: undici costs ~15 MiB RSS. */
+function get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const mod = url.startsWith('https:') ? https : http;
+    const req = mod.get(url, { headers, signal }, resolve);
+    req.on('error', reject);
+  });
+}
+
+async function fetchHttp(url: string, o: FetchOptions): Promise<FetchResult> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), o.timeoutMs);
+  const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9, */*;q=0.1', 'user-agent': 'satstation (amateur radio appliance)' };
+  if (o.etag) headers['if-none-match'] = o.etag;
+  if (o.lastModified) headers['if-modified-since'] = o.lastModified;
+  let current = url;
+  try {
+    let res = await get(current, headers, ctl.signal);
+    for (let hops = 0; res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304; hops++) {
+      res.resume(); // a redirect body is never data
+      const location = res.headers.location;
+      if (!location || hops >= MAX_REDIRECTS) return { kind: 'error', status: res.statusCode, message: location ? `more than ${MAX_REDIRECTS} redirects` : `HTTP ${res.statusCode} without a Location`, retryAfterMs: null };
+      current = new URL(location, current).toString();
+      res = await get(current, headers, ctl.signal);
+    }
+    const status = res.statusCode ?? 0;
+    const header = (name: string) => {
+      const h = res.headers[name];
+      return Array.isArray(h) ? h.join(', ') : (h ?? null);
+    };
+    const maxAgeMs = parseMaxAge(header('cache-control'));
+    if (status === 304) {
+      res.resume();
+      return { kind: 'not-modified', maxAgeMs };
+    }
+    if (status !== 200) {
+      res.resume();
+      return { kind: 'error', status, message: `HTTP ${status}${res.statusMessage ? ' ' + res.statusMessage : ''}`, retryAfterMs: parseRetryAfter(header('retry-after'), o.nowMs) };
+    }
+    const declared = Number(header('content-length'));
+    if (declared > o.maxBytes) {
+      res.destroy();
+      return { kind: 'error', status, message: `response too large (${kib(declared)} declared, cap ${kib(o.maxBytes)})`, retryAfterMs: null };
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > o.maxBytes) {
+        res.destroy();
+        return { kind: 'error', status, message: `response exceeds the size cap of ${kib(o.maxBytes)}`, retryAfterMs: null };
+      }
+      chunks.push(chunk);
+    }
+    if (!res.complete) return { kind: 'error', status, message: 'connection closed before the response was complete', retryAfterMs: null };
+    return { kind: 'data', text: Buffer.concat(chunks, bytes).toString('utf8'), bytes, etag: header('etag'), lastModified: header('last-modified'), maxAgeMs, finalUrl: current };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const message = ctl.signal.aborted ? `timed out after ${o.timeoutMs} ms` : `fetch failed: ${e.code ?? e.message}`;
+    return { kind: 'error', status: null, message, retryAfterMs: null };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readFileCapped(path: string, maxBytes: number): Promise<FetchResult> {
+  try {
+    const fh = await open(path, 'r');
+    try {
+      const { size } = await fh.stat();
+      if (size > maxBytes) return { kind: 'error', status: null, message: `file too large (${kib(size)}, cap ${kib(maxBytes)})`, retryAfterMs: null };
+      const text = await fh.readFile('utf8');
+      return { kind: 'data', text, bytes: size, etag: null, lastModified: null, maxAgeMs: null, finalUrl: path };
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    return { kind: 'error', status: null, message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, retryAfterMs: null };
+  }
+}

@@ -1,0 +1,42 @@
+// Merging element sets from several sources (pure).
+import type { RecordFailure } from './tle.js';
+import type { OmmElements } from './types.js';
+import { epochMs } from './validate.js';
+
+/** One record per NORAD id; the newest epoch wins, on a tie the earlier list wins. */
+export function mergeByNorad(lists: readonly (readonly OmmElements[])[]): Map<number, OmmElements> {
+  const out = new Map<number, OmmElements>();
+  for (const list of lists) {
+    for (const el of list) {
+      const prev = out.get(el.NORAD_CAT_ID);
+      if (!prev || epochMs(el) > epochMs(prev)) out.set(el.NORAD_CAT_ID, el);
+    }
+  }
+  return out;
+}
+
+const elementKey = (e: OmmElements) =>
+  `${e.EPOCH}|${e.MEAN_MOTION}|${e.ECCENTRICITY}|${e.INCLINATION}|${e.RA_OF_ASC_NODE}|${e.ARG_OF_PERICENTER}|${e.MEAN_ANOMALY}`;
+
+/**
+ * CelesTrak's station group lists modules (POISK, NAUKA) that repeat the station's element set
+ * under their own numbers: tracking them would show the same pass several times under odd names.
+ * Keep the lowest NORAD id of each identical element set (the station itself) and drop the rest.
+ */
+export function dropRepeatedElementSets(records: readonly OmmElements[]): { kept: OmmElements[]; dropped: RecordFailure[] } {
+  const sorted = [...records].sort((a, b) => a.NORAD_CAT_ID - b.NORAD_CAT_ID);
+  const owner = new Map<string, OmmElements>();
+  const kept: OmmElements[] = [];
+  const dropped: RecordFailure[] = [];
+  for (const el of sorted) {
+    const key = elementKey(el);
+    const first = owner.get(key);
+    if (first) {
+      dropped.push({ norad_id: el.NORAD_CAT_ID, name: el.OBJECT_NAME, reason: `repeats the elements of ${first.NORAD_CAT_ID} ${first.OBJECT_NAME}` });
+      continue;
+    }
+    owner.set(key, el);
+    kept.push(el);
+  }
+  return { kept, dropped };
+}

@@ -1,0 +1,51 @@
+// Where catalog elements and operational statuses come from, and when they are refreshed.
+// CATALOG_SOURCES (environment) wins over the settings file, which wins over these defaults.
+import * as v from 'valibot';
+import cron from 'node-cron';
+
+export const DEFAULT_CATALOG_SOURCES = [
+  'https://celestrak.org/NORAD/elements/gp.php?GROUP=amateur&FORMAT=json',
+  'https://celestrak.org/NORAD/elements/gp.php?GROUP=stations&FORMAT=json',
+];
+/** AMSAT status API: one row per satellite name and report value over the last `hours`. */
+export const DEFAULT_STATUS_URL = 'https://www.amsat.org/status/api/v1/summary.php?hours=48';
+/** Daily at 04:17 local: off the hour, so appliances do not all hit CelesTrak at once. */
+export const DEFAULT_REFRESH_CRON = '17 4 * * *';
+export const DEFAULT_STATUS_CRON = '43 */12 * * *';
+
+const source = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1),
+  v.check((s) => /^https?:\/\/\S+$/i.test(s) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(s), 'must be an http(s) URL or a file path'),
+);
+const cronExpr = v.pipe(v.string(), v.check((s) => cron.validate(s), 'not a valid cron expression'));
+
+export const CatalogSourcesSchema = v.object({
+  /** URLs (http/https) or file paths; OMM JSON or TLE text, detected by content. */
+  sources: v.pipe(v.array(source), v.maxLength(16)),
+  /** Catalog refresh schedule (node-cron, local time). */
+  refresh_cron: cronExpr,
+  /** AMSAT status source (summary.php, sat_info.php-style JSON or the status page HTML); "" disables it. */
+  status_url: v.union([v.literal(''), v.pipe(v.string(), v.url())]),
+  status_cron: cronExpr,
+  /** Per-source limits: the whole answer must arrive within the timeout and under the cap. */
+  fetch_timeout_ms: v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(300_000)),
+  max_bytes: v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(64 * 1024 * 1024)),
+});
+export type CatalogSources = v.InferOutput<typeof CatalogSourcesSchema>;
+
+export const defaultCatalogSources = (): CatalogSources => ({
+  sources: [...DEFAULT_CATALOG_SOURCES],
+  refresh_cron: DEFAULT_REFRESH_CRON,
+  status_url: DEFAULT_STATUS_URL,
+  status_cron: DEFAULT_STATUS_CRON,
+  fetch_timeout_ms: 20_000,
+  // CelesTrak's amateur and stations groups are ~60 KiB each as JSON; the whole active catalog ~12 MiB.
+  max_bytes: 16 * 1024 * 1024,
+});
+
+/** The sources in effect: the environment list when set, else the settings file's. */
+export function effectiveSources(envSources: readonly string[], settings: CatalogSources): string[] {
+  return envSources.length > 0 ? [...envSources] : settings.sources;
+}
