@@ -1,0 +1,150 @@
+import type { Catalog, CatalogProvider } from '../catalog/types.js';
+import type { OrbitService, PassEvent } from '../orbit/types.js';
+import { iso } from '../util/clock.js';
+import { logger } from '../util/logger.js';
+import bundledProfiles from './data/profiles.json';
+import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
+import { chooseRates, phaseTargets, ratesFromPath, type RangeRateSource } from './range-rate.js';
+import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
+import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
+import { type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed } from './schemas.js';
+
+const log = logger('guidance');
+
+/** Passes whose phase range rates are kept; a day of passes for a full tracked set fits, and it never grows past this. */
+const PASS_CACHE_MAX = 512;
+
+export interface GuidanceOptions {
+  selected_column_index?: number | null;
+  /** The pass to guide for; null = no pass; undefined = the orbit engine's current or next pass. */
+  pass?: PassEvent | null;
+}
+
+export interface GuidanceResult {
+  pass: PassEvent | null;
+  track: { sat_id: string; range_rate_km_s: number; range_rate_source: RangeRateSource };
+  recommendation: FrequencyRecommendation | null;
+  matrix: FrequencyMatrix | null;
+}
+
+export interface GuidanceDeps {
+  catalog: CatalogProvider;
+  orbit: OrbitService;
+  /** The profile file's parsed JSON; the bundled file by default. */
+  profileFile?: unknown;
+}
+
+/**
+ * Frequency guidance (spec part 4 rules 1–10) composed from the catalog and the orbit engine.
+ * Every consumer (direct route, /passes, /system/state, lite snapshot, radio) goes through here.
+ */
+export class GuidanceService {
+  private entries: ReturnType<typeof parseProfileFile>['entries'] | null = null;
+  private index: ProfileIndex | null = null;
+  private indexedCatalog: Catalog | null = null;
+  /** Phase range rates per pass (null: the path gave nothing, fall back to the live track). */
+  private passRates = new Map<string, PhaseRates | null>();
+
+  readonly name = 'guidance';
+
+  constructor(private readonly deps: GuidanceDeps) {}
+
+  /** Validates and indexes the profiles at boot, so a skipped entry is logged then rather than on the first request. */
+  start(): void {
+    const { bySatId, unresolved } = this.profiles();
+    log.info(`${bySatId.size} guidance profiles${unresolved.length ? `, ${unresolved.length} without a catalog satellite` : ''}`);
+  }
+
+  /** Profiles keyed by the current catalog's sat_ids; rebuilt (and the pass cache dropped) when the catalog changes. */
+  private profiles(): ProfileIndex {
+    const catalog = this.deps.catalog.current();
+    if (this.index && this.indexedCatalog === catalog) return this.index;
+    if (!this.entries) {
+      const parsed = parseProfileFile(this.deps.profileFile ?? bundledProfiles);
+      for (const s of parsed.skipped) log.warn(`profile entry ${s.index} (norad ${s.norad_id ?? '?'}) skipped: ${s.reason}`);
+      this.entries = parsed.entries;
+    }
+    this.index = indexProfiles(this.entries, catalog);
+    this.indexedCatalog = catalog;
+    this.passRates.clear();
+    for (const e of this.index.unresolved) log.debug(() => `profile ${e.name} (norad ${e.norad_id}) has no satellite in the catalog`);
+    return this.index;
+  }
+
+  profile(sat_id: string): FrequencyProfile | null {
+    return this.profiles().bySatId.get(sat_id) ?? null;
+  }
+
+  allProfiles(): FrequencyProfile[] {
+    return [...this.profiles().bySatId.values()];
+  }
+
+  /** The direct route's model; null when the satellite is not in the catalog. */
+  recommend(sat_id: string, now_ms: number, opts: GuidanceOptions = {}): GuidanceResult | null {
+    const index = this.profiles();
+    if (!this.indexedCatalog!.byId.has(sat_id)) return null;
+    const pass = opts.pass === undefined ? this.deps.orbit.currentOrNextPass(sat_id, now_ms) : opts.pass;
+    const { at, rates, source } = this.situation(sat_id, now_ms, pass);
+    const g = buildGuidance(index.bySatId.get(sat_id) ?? null, at, rates, opts.selected_column_index);
+    return {
+      pass,
+      track: { sat_id, range_rate_km_s: rates.range_rate_km_s[phaseIndex(at.phase)], range_rate_source: source },
+      recommendation: g.frequencyRecommendation,
+      matrix: g.frequencyMatrix,
+    };
+  }
+
+  /**
+   * What /passes items, /system/state and the lite snapshot embed for one satellite and pass
+   * (pass undefined: the current or next pass; null: none). Satellites without a profile cost a map lookup.
+   */
+  embed(sat_id: string, now_ms: number, pass?: PassEvent | null, selected_column_index?: number | null): GuidanceEmbed {
+    const profile = this.profile(sat_id);
+    if (!profile) return { frequencyRecommendation: null, frequencyMatrix: null };
+    const p = pass === undefined ? this.deps.orbit.currentOrNextPass(sat_id, now_ms) : pass;
+    const { at, rates } = this.situation(sat_id, now_ms, p);
+    return buildGuidance(profile, at, rates, selected_column_index);
+  }
+
+  /** Rule 2 and rule 4 together: where in the pass we are, and the range rate read for each phase. */
+  private situation(sat_id: string, now_ms: number, pass: PassEvent | null): { at: PhaseInfo; rates: PhaseRates; source: RangeRateSource } {
+    const at = pass ? passPhase(now_ms, pass.aos_ms, pass.los_ms) : NO_PASS_PHASE;
+    return { at, ...this.ratesFor(sat_id, now_ms, pass) };
+  }
+
+  /** Rule 4 with the per-pass cache; the live track is read only when there is no path. */
+  private ratesFor(sat_id: string, now_ms: number, pass: PassEvent | null): { rates: PhaseRates; source: RangeRateSource } {
+    let fromPath: PhaseRates | null = null;
+    if (pass) {
+      const key = `${sat_id}|${pass.aos_ms}|${pass.los_ms}`;
+      let cached = this.passRates.get(key);
+      if (cached === undefined) {
+        cached = this.pathRates(sat_id, pass);
+        if (this.passRates.size >= PASS_CACHE_MAX) this.passRates.delete(this.passRates.keys().next().value!);
+        this.passRates.set(key, cached);
+      }
+      fromPath = cached;
+    }
+    return chooseRates(fromPath, fromPath ? null : (this.deps.orbit.sample(sat_id, now_ms)?.range_rate_km_s ?? null));
+  }
+
+  /**
+   * One path call sampled at the five band midpoints (10/30/50/70/90% of the pass): five
+   * propagations per pass instead of a whole fine-stepped track. The nearest returned sample
+   * is taken for each target, so a path that rounds its step differently still answers.
+   */
+  private pathRates(sat_id: string, pass: PassEvent): PhaseRates | null {
+    const span = pass.los_ms - pass.aos_ms;
+    if (!(span > 0)) return null;
+    const targets = phaseTargets(pass.aos_ms, pass.los_ms);
+    const stepS = (span * 0.2) / 1000;
+    // Half a step of slack so the last midpoint is inside however the engine counts its samples.
+    const minutes = (targets[4] - targets[0] + stepS * 500) / 60_000;
+    try {
+      return ratesFromPath(this.deps.orbit.path(sat_id, targets[0], minutes, stepS), targets);
+    } catch (err) {
+      log.warn(`path for ${sat_id} pass ${iso(pass.aos_ms)} failed; using the live track`, err);
+      return null;
+    }
+  }
+}

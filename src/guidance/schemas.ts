@@ -1,0 +1,128 @@
+import * as v from 'valibot';
+
+// One valibot schema per resource: the bundled profile file (checked at load) and the
+// recommendation/matrix shapes every route embeds (documented in /docs through `response:`).
+
+export const PHASES = ['aos', 'early', 'mid', 'late', 'los'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const PHASE_LABELS = ['AOS cue', 'Tune now', 'Reference'] as const;
+export type PhaseLabel = (typeof PHASE_LABELS)[number];
+
+export const CORRECTION_SIDES = ['full_duplex', 'downlink_only', 'uhf_only'] as const;
+export type CorrectionSide = (typeof CORRECTION_SIDES)[number];
+
+export const GUIDANCE_MODES = ['fm', 'linear'] as const;
+export type GuidanceMode = (typeof GUIDANCE_MODES)[number];
+
+const hz = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(300e9));
+/** Steps are taken as written: zero, negative or odd steps are legal and fall back to plain rounding (rule 7). */
+const stepHz = v.number();
+
+export const ColumnSchema = v.object({
+  uplink_hz: hz,
+  downlink_hz: hz,
+  label: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+});
+export type Column = v.InferOutput<typeof ColumnSchema>;
+
+export const PassbandSchema = v.object({
+  uplink_low_hz: hz,
+  uplink_high_hz: hz,
+  downlink_low_hz: hz,
+  downlink_high_hz: hz,
+});
+
+/** One entry of src/guidance/data/profiles.json. Keyed by norad_id; sat_id comes from the catalog. */
+export const ProfileEntrySchema = v.pipe(
+  v.object({
+    norad_id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(999_999_999)),
+    name: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+    mode: v.picklist(GUIDANCE_MODES),
+    correction_side: v.picklist(CORRECTION_SIDES),
+    columns: v.pipe(v.array(ColumnSchema), v.minLength(1), v.maxLength(16)),
+    default_column_index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    uplink_step_hz: stepHz,
+    downlink_step_hz: stepHz,
+    uplink_mode: v.pipe(v.string(), v.minLength(1), v.maxLength(8)),
+    downlink_mode: v.pipe(v.string(), v.minLength(1), v.maxLength(8)),
+    ctcss_hz: v.optional(v.pipe(v.number(), v.minValue(60), v.maxValue(260))),
+    inverting: v.optional(v.boolean()),
+    passband: v.optional(PassbandSchema),
+    source: v.optional(v.string()),
+    note: v.optional(v.string()),
+  }),
+  v.check((p) => p.mode !== 'fm' || p.columns.length === 1, 'an fm profile has exactly one column (its single pair)'),
+  v.check((p) => p.mode !== 'linear' || typeof p.inverting === 'boolean', 'a linear profile states inverting true or false'),
+  v.check(
+    (p) => p.default_column_index === undefined || p.default_column_index < p.columns.length,
+    'default_column_index must name one of the columns',
+  ),
+);
+export type ProfileEntry = v.InferOutput<typeof ProfileEntrySchema>;
+
+/** A loaded profile: the file entry plus the catalog's sat_id for its norad_id. */
+export type FrequencyProfile = ProfileEntry & { sat_id: string };
+
+export const ProfileFileSchema = v.object({
+  version: v.literal(1),
+  generated_from: v.optional(v.string()),
+  // Entries are checked one by one so a bad entry is skipped, not the whole file.
+  profiles: v.array(v.unknown()),
+});
+
+const mhz = v.pipe(v.number(), v.description('MHz, rounded to 3 decimals'));
+
+export const FrequencyRecommendationSchema = v.object({
+  sat_id: v.string(),
+  mode: v.picklist(GUIDANCE_MODES),
+  phase: v.picklist(PHASES),
+  label: v.picklist(PHASE_LABELS),
+  correction_side: v.picklist(CORRECTION_SIDES),
+  uplink_mhz: mhz,
+  downlink_mhz: mhz,
+  uplink_hz: v.pipe(v.number(), v.description('the quantized uplink in Hz (what a rig is set to)')),
+  downlink_hz: v.pipe(v.number(), v.description('the quantized downlink in Hz')),
+  uplink_mode: v.string(),
+  downlink_mode: v.string(),
+  ctcss_hz: v.nullable(v.number()),
+  range_rate_km_s: v.pipe(v.number(), v.description('range rate the correction used (positive while the range grows)')),
+  selected_column_index: v.nullable(v.number()),
+});
+export type FrequencyRecommendation = v.InferOutput<typeof FrequencyRecommendationSchema>;
+
+const PairSchema = v.object({ uplink_mhz: mhz, downlink_mhz: mhz });
+
+export const MatrixColumnSchema = v.object({
+  index: v.number(),
+  label: v.string(),
+  uplink_mhz: v.pipe(v.number(), v.description('nominal uplink of the preset, MHz')),
+  downlink_mhz: v.pipe(v.number(), v.description('transponder downlink centre the nominal uplink lands on, MHz')),
+});
+
+export const MatrixRowSchema = v.object({
+  phase: v.picklist(PHASES),
+  target: v.pipe(v.nullable(v.string()), v.description('time inside the pass the range rate was read for (band midpoint), null without a pass')),
+  range_rate_km_s: v.number(),
+  uplink_mhz: v.pipe(v.number(), v.description('corrected uplink of the selected column')),
+  downlink_mhz: v.pipe(v.number(), v.description('corrected downlink of the selected column')),
+  cells: v.pipe(v.array(PairSchema), v.description('corrected pair of every column, in column order')),
+});
+
+export const FrequencyMatrixSchema = v.object({
+  sat_id: v.string(),
+  mode: v.literal('linear'),
+  selected_column_index: v.number(),
+  active_phase: v.picklist(PHASES),
+  columns: v.array(MatrixColumnSchema),
+  rows: v.array(MatrixRowSchema),
+});
+export type FrequencyMatrix = v.InferOutput<typeof FrequencyMatrixSchema>;
+export type MatrixRow = v.InferOutput<typeof MatrixRowSchema>;
+
+/** What /passes items, /system/state and /lite/snapshot embed. */
+export const GuidanceEmbedSchema = v.object({
+  frequencyRecommendation: v.nullable(FrequencyRecommendationSchema),
+  frequencyMatrix: v.nullable(FrequencyMatrixSchema),
+});
+export type GuidanceEmbed = v.InferOutput<typeof GuidanceEmbedSchema>;

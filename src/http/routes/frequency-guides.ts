@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import type { Services } from '../../app.js';
+import { FrequencyMatrixSchema, FrequencyRecommendationSchema } from '../../guidance/schemas.js';
+import { PassItemSchema } from '../../orbit/schemas.js';
+import type { PassEvent } from '../../orbit/types.js';
+import { iso } from '../../util/clock.js';
+import { notFound } from '../../util/errors.js';
+import { route, type RouteDef } from '../route.js';
+import { qInt } from '../validate.js';
+
+/** The pass resource without the guidance it would embed (that is this response's recommendation/matrix). */
+const PassSchema = v.omit(PassItemSchema, ['frequencyRecommendation', 'frequencyMatrix']);
+
+const RecommendationResponse = v.object({
+  timestamp: v.string(),
+  sat_id: v.string(),
+  pass: v.nullable(PassSchema),
+  track: v.object({
+    sat_id: v.string(),
+    range_rate_km_s: v.pipe(v.number(), v.description('range rate the recommendation used (positive while the range grows)')),
+    range_rate_source: v.pipe(v.picklist(['path', 'live', 'none']), v.description('pass path sample, live track, or zero (rule 4)')),
+  }),
+  recommendation: v.pipe(v.nullable(FrequencyRecommendationSchema), v.description('null when the satellite has no guidance profile')),
+  matrix: v.pipe(v.nullable(FrequencyMatrixSchema), v.description('null unless the profile is linear')),
+});
+
+const passJson = (p: PassEvent) => ({ sat_id: p.sat_id, name: p.name, aos: p.aos, tca: p.tca, los: p.los, max_el_deg: p.max_el_deg });
+
+// /api/v1/frequency-guides/*
+export function frequencyGuideRoutes(s: Services): RouteDef[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/v1/frequency-guides/recommendation',
+      tag: 'frequency-guides',
+      summary: 'Doppler-corrected pair for the current or next pass of a satellite; linear profiles add the phase matrix',
+      query: v.object({
+        sat_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+        selected_column_index: v.optional(qInt(0, 63)),
+      }),
+      response: RecommendationResponse,
+      handler: ({ query }) => {
+        const now = s.clock.now();
+        const g = s.guidance.recommend(query.sat_id, now, { selected_column_index: query.selected_column_index });
+        if (!g) throw notFound(`unknown satellite ${query.sat_id}`, { sat_id: query.sat_id });
+        return {
+          timestamp: iso(now),
+          sat_id: query.sat_id,
+          pass: g.pass ? passJson(g.pass) : null,
+          track: g.track,
+          recommendation: g.recommendation,
+          matrix: g.matrix,
+        };
+      },
+    }),
+  ];
+}
