@@ -3,6 +3,13 @@ import type { Clock } from '../util/clock.js';
 import { DeveloperOverridesSchema, defaultDeveloperOverrides } from './developer-overrides.js';
 import { GpsSettingsSchema, defaultGpsSettings } from './gps-settings.js';
 import { PassFilterSchema, defaultPassFilter } from './pass-filter.js';
+import { LocationStateSchema, defaultLocationState } from './location-state.js';
+import { LiteSettingsSchema, defaultLiteSettings } from './lite-settings.js';
+import { IssDisplaySchema, TimezoneSchema, defaultIssDisplay, defaultTimezone } from './display-settings.js';
+import { NetworkSchema, defaultNetwork } from './network.js';
+import { RadioSettingsSchema, defaultRadioSettings } from './radio-settings.js';
+import { AprsSettingsSchema, defaultAprsSettings } from './aprs-settings.js';
+import { CatalogSourcesSchema, defaultCatalogSources } from '../catalog/sources.js';
 
 /** Every flat-file resource of the station, one JSON file each under DATA_DIR. */
 export function createStores(dir: string, clock: Clock) {
@@ -11,6 +18,14 @@ export function createStores(dir: string, clock: Clock) {
     developerOverrides: new JsonStore({ dir, name: 'developer-overrides', schema: DeveloperOverridesSchema, defaults: defaultDeveloperOverrides, now }),
     gps: new JsonStore({ dir, name: 'gps-settings', schema: GpsSettingsSchema, defaults: defaultGpsSettings, now }),
     passFilter: new JsonStore({ dir, name: 'pass-filter', schema: PassFilterSchema, defaults: defaultPassFilter, now }),
+    location: new JsonStore({ dir, name: 'location', schema: LocationStateSchema, defaults: defaultLocationState, now }),
+    lite: new JsonStore({ dir, name: 'lite-settings', schema: LiteSettingsSchema, defaults: defaultLiteSettings, now }),
+    issDisplay: new JsonStore({ dir, name: 'iss-display', schema: IssDisplaySchema, defaults: defaultIssDisplay, now }),
+    timezone: new JsonStore({ dir, name: 'timezone', schema: TimezoneSchema, defaults: defaultTimezone, now }),
+    network: new JsonStore({ dir, name: 'network', schema: NetworkSchema, defaults: defaultNetwork, now }),
+    radio: new JsonStore({ dir, name: 'radio-settings', schema: RadioSettingsSchema, defaults: defaultRadioSettings, now }),
+    aprs: new JsonStore({ dir, name: 'aprs-settings', schema: AprsSettingsSchema, defaults: defaultAprsSettings, now }),
+    catalogSources: new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources, now }),
   };
 }
 export type Stores = ReturnType<typeof createStores>;

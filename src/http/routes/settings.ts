@@ -1,6 +1,10 @@
+import * as v from 'valibot';
 import type { Services } from '../../app.js';
-import type { RouteDef } from '../route.js';
+import { LiteSettingsSchema } from '../../station/lite-settings.js';
+import { route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
+
+const AvailableSchema = v.array(v.object({ sat_id: v.string(), name: v.string() }));
 
 // /api/v1/settings/*
 export function settingsRoutes(s: Services): RouteDef[] {
@@ -17,6 +21,52 @@ export function settingsRoutes(s: Services): RouteDef[] {
       what: 'GPS connection settings',
       store: s.stores.gps,
       clearsLiteCache: true,
+    }),
+    ...stateRoutes({
+      path: '/api/v1/settings/iss-display-mode',
+      tag: 'settings',
+      what: 'ISS display mode (auto, video, track) and the Earth-view stream URL',
+      store: s.stores.issDisplay,
+      clearsLiteCache: true,
+    }),
+    ...stateRoutes({
+      path: '/api/v1/settings/timezone',
+      tag: 'settings',
+      what: 'display timezone (an IANA zone of the runtime, or UTC)',
+      store: s.stores.timezone,
+      clearsLiteCache: true,
+    }),
+    ...stateRoutes({
+      path: '/api/v1/settings/pass-filter',
+      tag: 'settings',
+      what: 'pass filter profile (All, IssOnly, Favorites with its satellites)',
+      store: s.stores.passFilter,
+      clearsLiteCache: true,
+      // Same rule as the lite tracked set: favorites the catalog does not know, and repeats, are dropped.
+      refine: (next) => {
+        const byId = s.catalog.current().byId;
+        return { ...next, favorites: [...new Set(next.favorites)].filter((id) => byId.has(id)) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/v1/settings/lite',
+      tag: 'settings',
+      summary: 'Lite settings and the satellites a client may track',
+      response: v.object({ state: LiteSettingsSchema, availableSatellites: AvailableSchema }),
+      handler: () => s.liteSettings.view(),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/settings/lite',
+      tag: 'settings',
+      summary:
+        'Change lite settings. More than 8 tracked ids is a 400; unknown ids and repeats are dropped; ' +
+        'with nothing valid left the ISS is tracked.',
+      body: v.partial(LiteSettingsSchema),
+      response: v.object({ state: LiteSettingsSchema, dropped: v.array(v.string()), fell_back_to_iss: v.boolean() }),
+      clearsLiteCache: true,
+      handler: ({ body }) => s.liteSettings.update(body),
     }),
   ];
 }

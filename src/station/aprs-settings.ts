@@ -1,0 +1,134 @@
+import * as v from 'valibot';
+import { SERIAL_BAUD_RATES } from './gps-settings.js';
+import { RIG_MODELS, civAddress, serialDevice } from './radio-settings.js';
+
+// APRS settings (spec part 2): every field the spec names, with bounds chosen where the spec
+// shows none (recorded in docs/decisions.md). The APRS issue owns the station service; the
+// station owns this file because system state and stationIdentity read it.
+
+const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.regex(/^[\x20-\x7e]*$/, 'must be printable ASCII'));
+const host = () => v.pipe(v.string(), v.maxLength(253), v.regex(/^(|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?)$/, 'must be a host name or address'));
+const AX25_ADDR = '[A-Z0-9]{1,6}(-(1[0-5]|[0-9]))?';
+const ax25Addr = () => v.pipe(v.string(), v.toUpperCase(), v.regex(new RegExp(`^${AX25_ADDR}$`), 'must be an AX.25 address like WIDE1-1'));
+/** A digipeater path: up to 8 comma-separated AX.25 addresses, or empty. */
+const ax25Path = () =>
+  v.pipe(v.string(), v.toUpperCase(), v.regex(new RegExp(`^(|${AX25_ADDR}(,${AX25_ADDR}){0,7})$`), 'must be comma-separated AX.25 addresses like WIDE1-1,WIDE2-1'));
+const satId = () => v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a sat_id'));
+
+export const OPERATING_MODES = ['terrestrial', 'satellite'] as const;
+export const APRS_TRANSPORTS = ['usb', 'wifi'] as const;
+
+export const DigipeaterSchema = v.object({
+  enabled: v.boolean(),
+  aliases: v.pipe(v.array(ax25Addr()), v.maxLength(8)),
+  max_hops: int(1, 7),
+  dedupe_window_s: int(1, 600),
+  callsign_allowlist: v.pipe(v.array(ax25Addr()), v.maxLength(64)),
+  path_blocklist: v.pipe(v.array(ax25Addr()), v.maxLength(32)),
+});
+
+export const IgateSchema = v.object({
+  enabled: v.boolean(),
+  server_host: host(),
+  server_port: int(1, 65535),
+  /** Empty: log in with the station callsign. */
+  login_callsign: v.pipe(v.string(), v.toUpperCase(), v.regex(new RegExp(`^(|${AX25_ADDR})$`), 'must be empty or a callsign')),
+  /** APRS-IS passcode; -1 logs in receive-only. */
+  passcode: int(-1, 32767),
+  filter: text(256),
+  connect_timeout_s: int(1, 120),
+  gate_terrestrial_rx: v.boolean(),
+  gate_satellite_rx: v.boolean(),
+});
+
+export const AprsSettingsSchema = v.object({
+  callsign: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z0-9]{0,6}$/, 'must be up to 6 letters/digits')),
+  ssid: int(0, 15),
+  listen_only: v.boolean(),
+  operating_mode: v.picklist(OPERATING_MODES),
+  transport_mode: v.picklist(APRS_TRANSPORTS),
+  rig_model: v.picklist(RIG_MODELS),
+  rig_lib_model_id: int(0, 99999),
+  serial_device: serialDevice(),
+  baud_rate: v.picklist(SERIAL_BAUD_RATES, `must be one of ${SERIAL_BAUD_RATES.join(', ')}`),
+  civ_address: civAddress(),
+  audio_input_device: text(128),
+  audio_output_device: text(128),
+  kiss_host: host(),
+  kiss_port: int(1, 65535),
+  tnc_binary: v.pipe(v.string(), v.maxLength(256), v.regex(/^[\w./+-]*$/, 'must be a program name or path')),
+  terrestrial_path: ax25Path(),
+  satellite_path: ax25Path(),
+  // 43 characters: the longest APRS position comment without a data extension.
+  terrestrial_beacon_comment: text(43),
+  satellite_beacon_comment: text(43),
+  position_fudge_lat_deg: v.pipe(v.number(), v.minValue(-1), v.maxValue(1)),
+  position_fudge_lon_deg: v.pipe(v.number(), v.minValue(-1), v.maxValue(1)),
+  log_enabled: v.boolean(),
+  log_max_records: int(10, 100000),
+  notify_incoming_messages: v.boolean(),
+  notify_all_packets: v.boolean(),
+  digipeater: DigipeaterSchema,
+  igate: IgateSchema,
+  selected_satellite_id: v.nullable(satId()),
+  selected_channel_id: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+  terrestrial_manual_frequency_hz: int(1_800_000, 1_300_000_000),
+  igate_auto_enable_with_internet: v.boolean(),
+  // Wi-Fi transport (one rig model): the rig's LAN session.
+  wifi_host: host(),
+  wifi_username: text(64),
+  wifi_password: text(64),
+  wifi_control_port: int(1, 65535),
+});
+export type AprsSettings = v.InferOutput<typeof AprsSettingsSchema>;
+
+// Defaults are safe for an unconfigured station: no callsign (identity invalid), listen only,
+// IARU Region 1 APRS frequency (the default location is Greenwich), Dire Wolf's KISS port.
+export const defaultAprsSettings = (): AprsSettings => ({
+  callsign: '',
+  ssid: 0,
+  listen_only: true,
+  operating_mode: 'terrestrial',
+  transport_mode: 'usb',
+  rig_model: 'rigA',
+  rig_lib_model_id: 3085,
+  serial_device: '',
+  baud_rate: 19200,
+  civ_address: '0xA4',
+  audio_input_device: '',
+  audio_output_device: '',
+  kiss_host: '127.0.0.1',
+  kiss_port: 8001,
+  tnc_binary: 'direwolf',
+  terrestrial_path: 'WIDE1-1,WIDE2-1',
+  satellite_path: 'ARISS',
+  terrestrial_beacon_comment: '',
+  satellite_beacon_comment: '',
+  position_fudge_lat_deg: 0,
+  position_fudge_lon_deg: 0,
+  log_enabled: true,
+  log_max_records: 5000,
+  notify_incoming_messages: true,
+  notify_all_packets: false,
+  digipeater: { enabled: false, aliases: ['WIDE1-1'], max_hops: 2, dedupe_window_s: 30, callsign_allowlist: [], path_blocklist: [] },
+  igate: {
+    enabled: false,
+    server_host: 'rotate.aprs2.net',
+    server_port: 14580,
+    login_callsign: '',
+    passcode: -1,
+    filter: 'm/50',
+    connect_timeout_s: 10,
+    gate_terrestrial_rx: true,
+    gate_satellite_rx: true,
+  },
+  selected_satellite_id: null,
+  selected_channel_id: null,
+  terrestrial_manual_frequency_hz: 144_800_000,
+  igate_auto_enable_with_internet: false,
+  wifi_host: '',
+  wifi_username: '',
+  wifi_password: '',
+  wifi_control_port: 50001,
+});

@@ -1,0 +1,33 @@
+import { LiteCache, type ReplyWrapper } from './lite-cache.js';
+import { buildLiteSnapshot, type LiteRequest } from './lite-snapshot.js';
+import type { StationService } from './station-service.js';
+
+/**
+ * The lite snapshot behind its cache. Key: sorted tracked ids, requested focus,
+ * location_source, rounded resolved location (spec part 4); 15 s on the injected clock.
+ */
+export class LiteService<R> {
+  readonly cache: LiteCache<R>;
+
+  constructor(
+    private readonly station: StationService,
+    wrap: ReplyWrapper<R>,
+  ) {
+    this.cache = new LiteCache(wrap);
+  }
+
+  /** Cached bytes on a hit; a fresh build (then cached) on a miss. */
+  reply(req: { sat_id?: string; location_source?: LiteRequest['location_source'] }): R {
+    const d = this.station.deps;
+    const now = d.clock.now();
+    d.location.resolved(); // re-resolves (fix freshness) so the key below is current
+    const key = `${d.liteSettings.tracked().key}|${req.sat_id ?? ''}|${req.location_source ?? ''}|${d.location.key}`;
+    const hit = this.cache.get(key, now);
+    if (hit) return hit.hit;
+    return this.cache.put(key, now, JSON.stringify(buildLiteSnapshot(this.station, req))).miss;
+  }
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,90 @@
+// Radio runtime and session as system state and the lite snapshot show them (spec part 2).
+// Until the radio service lands, `defaultRadioStatus` answers with the resting state; the radio
+// service replaces services.radioStatus with its live one (same interface).
+
+export const SCREEN_STATES = ['idle', 'test', 'armed', 'active', 'released', 'completed'] as const;
+export const CONTROL_STATES = ['not_connected', 'connected_idle', 'test_applied', 'armed_waiting_aos', 'tracking_active', 'released', 'ended'] as const;
+export const CONTROL_MODES = ['idle', 'manual_applied', 'auto_tracking'] as const;
+
+export interface RadioRuntime {
+  connected: boolean;
+  control_mode: (typeof CONTROL_MODES)[number];
+  active_sat_id: string | null;
+  last_poll_at: string | null;
+  last_error: string | null;
+  /** Normalized rig-facing state; null until the first good readback. */
+  targets: { vfo_a_freq_hz: number | null; vfo_b_freq_hz: number | null; vfo_a_mode: string | null; vfo_b_mode: string | null };
+  /** Lower-level readback; null until the rig answered. */
+  raw_state: { selected_vfo: 'A' | 'B' | null; split_enabled: boolean | null; scope_enabled: boolean | null };
+}
+
+export interface RadioSession {
+  active: boolean;
+  selected_sat_id: string | null;
+  sat_name: string | null;
+  pass_aos: string | null;
+  pass_los: string | null;
+  max_el_deg: number | null;
+  screen_state: (typeof SCREEN_STATES)[number];
+  control_state: (typeof CONTROL_STATES)[number];
+  is_eligible: boolean;
+  eligibility_reason?: string;
+  has_test_pair: boolean;
+}
+
+/** What the station reads from the radio side; the radio service implements it. */
+export interface RadioStatusSource {
+  runtime(): RadioRuntime;
+  session(): RadioSession;
+}
+
+export const defaultRadioRuntime = (): RadioRuntime => ({
+  connected: false,
+  control_mode: 'idle',
+  active_sat_id: null,
+  last_poll_at: null,
+  last_error: null,
+  targets: { vfo_a_freq_hz: null, vfo_b_freq_hz: null, vfo_a_mode: null, vfo_b_mode: null },
+  raw_state: { selected_vfo: null, split_enabled: null, scope_enabled: null },
+});
+
+export const defaultRadioSession = (): RadioSession => ({
+  active: false,
+  selected_sat_id: null,
+  sat_name: null,
+  pass_aos: null,
+  pass_los: null,
+  max_el_deg: null,
+  screen_state: 'idle',
+  control_state: 'not_connected',
+  is_eligible: false,
+  eligibility_reason: 'no satellite selected',
+  has_test_pair: false,
+});
+
+const RESTING_RUNTIME = Object.freeze(defaultRadioRuntime());
+const RESTING_SESSION = Object.freeze(defaultRadioSession());
+
+/** No radio service yet: the rig is not connected and no session is selected. */
+export const defaultRadioStatus: RadioStatusSource = {
+  runtime: () => RESTING_RUNTIME,
+  session: () => RESTING_SESSION,
+};
+
+/** The radio-control summary the lite snapshot carries for its focus satellite. */
+export function radioControlSummary(enabled: boolean, runtime: RadioRuntime, session: RadioSession, focusSatId: string | null) {
+  return {
+    enabled,
+    connected: runtime.connected,
+    control_mode: runtime.control_mode,
+    active_sat_id: runtime.active_sat_id,
+    session_active: session.active,
+    selected_sat_id: session.selected_sat_id,
+    screen_state: session.screen_state,
+    control_state: session.control_state,
+    is_eligible: session.is_eligible,
+    /** True when the pinned session is for the snapshot's focus satellite. */
+    focused: focusSatId !== null && session.selected_sat_id === focusSatId,
+    last_error: runtime.last_error,
+  };
+}

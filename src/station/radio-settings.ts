@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import { SERIAL_BAUD_RATES } from './gps-settings.js';
+
+// Radio settings (spec part 2). The radio issue owns the controller; the station owns the
+// flat file so system state can show it from the start.
+export const RIG_MODELS = ['rigA', 'rigB'] as const;
+
+export const serialDevice = () =>
+  v.pipe(v.string(), v.maxLength(256), v.regex(/^(|\/dev\/[\w./:-]+)$/, 'must be empty or a /dev/ path'));
+export const civAddress = () => v.pipe(v.string(), v.regex(/^0x[0-9A-Fa-f]{2}$/, 'must be a CI-V address like 0xA4'));
+
+export const RadioSettingsSchema = v.object({
+  enabled: v.boolean(),
+  rig_model: v.picklist(RIG_MODELS),
+  serial_device: serialDevice(),
+  baud_rate: v.picklist(SERIAL_BAUD_RATES, `must be one of ${SERIAL_BAUD_RATES.join(', ')}`),
+  civ_address: civAddress(),
+  poll_interval_ms: v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(60000)),
+  auto_connect: v.boolean(),
+  auto_track_interval_ms: v.pipe(v.number(), v.integer(), v.minValue(250), v.maxValue(60000)),
+  default_apply_mode_and_tone: v.boolean(),
+  safe_tx_guard_enabled: v.boolean(),
+});
+export type RadioSettings = v.InferOutput<typeof RadioSettingsSchema>;
+
+// 0xA4 is the factory CI-V address of the live-validated rig (rigA); 1000/1500 ms are the
+// spec's shape hints.
+export const defaultRadioSettings = (): RadioSettings => ({
+  enabled: false,
+  rig_model: 'rigA',
+  serial_device: '',
+  baud_rate: 19200,
+  civ_address: '0xA4',
+  poll_interval_ms: 1000,
+  auto_connect: false,
+  auto_track_interval_ms: 1500,
+  default_apply_mode_and_tone: true,
+  safe_tx_guard_enabled: true,
+});

@@ -1,0 +1,70 @@
+import { ISS_SAT_ID } from '../catalog/types.js';
+import type { LiveSample, PassEvent } from '../orbit/types.js';
+import { stationIdentity, type StationIdentity } from './callsign.js';
+import { issState, type IssStateFlags } from './iss-state.js';
+import type { Tracked } from './lite-settings-service.js';
+import { passFilterSatIds } from './pass-filter.js';
+import type { StationDeps } from './station-deps.js';
+
+export interface IssNow {
+  issTrack: LiveSample | null;
+  state: IssStateFlags;
+}
+
+/**
+ * Station facts several routes share: the ISS state, the station identity and the satellite
+ * the main screen follows. Cached on the identity of their inputs (stores hand out a new
+ * object on every change).
+ */
+export class StationService {
+  private identityFor: { callsign: string; ssid: number; value: StationIdentity } | null = null;
+
+  constructor(readonly deps: StationDeps) {}
+
+  tracked(): Tracked {
+    return this.deps.liteSettings.tracked();
+  }
+
+  identity(): StationIdentity {
+    const { callsign, ssid } = this.deps.stores.aprs.get();
+    const c = this.identityFor;
+    if (c && c.callsign === callsign && c.ssid === ssid) return c.value;
+    const value = stationIdentity(callsign, ssid);
+    this.identityFor = { callsign, ssid, value };
+    return value;
+  }
+
+  iss(now: number): IssNow {
+    const d = this.deps;
+    const issTrack = d.catalog.current().byId.has(ISS_SAT_ID) ? d.orbit.sample(ISS_SAT_ID, now) : null;
+    const state = issState(issTrack, d.stores.issDisplay.get(), d.stores.developerOverrides.get(), d.network.isOnline());
+    return { issTrack, state };
+  }
+
+  /**
+   * The satellite the main screen follows (system state activeTrack/activePass):
+   * 1. the developer override force_sat_id (overrides enabled), 2. the pinned radio session,
+   * 3. among the candidates (pass filter IssOnly/Favorites, else the lite tracked set) the
+   * first with a pass under way, 4. the candidate whose next pass comes first,
+   * 5. the ISS, 6. the first candidate.
+   */
+  activeTarget(now: number): { sat_id: string; pass: PassEvent | null } | null {
+    const d = this.deps;
+    const byId = d.catalog.current().byId;
+    const o = d.stores.developerOverrides.get();
+    const pinned = o.enabled && o.force_sat_id && byId.has(o.force_sat_id) ? o.force_sat_id : d.radioStatus().session().selected_sat_id;
+    if (pinned && byId.has(pinned)) return { sat_id: pinned, pass: d.orbit.currentOrNextPass(pinned, now) };
+    const filtered = passFilterSatIds(d.stores.passFilter.get(), ISS_SAT_ID);
+    const candidates = (filtered ?? this.tracked().ids).filter((id) => byId.has(id));
+    let next: { sat_id: string; pass: PassEvent } | null = null;
+    for (const sat_id of candidates) {
+      const pass = d.orbit.currentOrNextPass(sat_id, now);
+      if (!pass) continue;
+      if (pass.aos_ms <= now) return { sat_id, pass };
+      if (!next || pass.aos_ms < next.pass.aos_ms) next = { sat_id, pass };
+    }
+    if (next) return next;
+    const fallback = byId.has(ISS_SAT_ID) ? ISS_SAT_ID : candidates[0];
+    return fallback ? { sat_id: fallback, pass: d.orbit.currentOrNextPass(fallback, now) } : null;
+  }
+}
