@@ -1,12 +1,16 @@
 // `npm run bench [filter]`: runs every suite, prints each figure beside its budget.
 import { printTable, type Suite } from './harness.js';
 import { coreSuite } from './core.bench.js';
+import { orbitSuite } from './orbit.bench.js';
+import { catalogSuite } from './catalog.bench.js';
+import { guidanceSuite } from './guidance.bench.js';
+import { stationSuite } from './station.bench.js';
 import { setLogLevel } from '../src/util/logger.js';
 
 setLogLevel('silent');
 
 // Suites register here, one per hot path.
-const suites: Suite[] = [coreSuite];
+const suites: Suite[] = [coreSuite, catalogSuite, orbitSuite, guidanceSuite, stationSuite];
 
 const filter = process.argv[2];
 let allOk = true;

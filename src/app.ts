@@ -4,6 +4,21 @@ import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
 import { defaultUiDir, loadUi } from './http/ui-pages.js';
 import { createStores, type Stores } from './station/stores.js';
+import { LocationService } from './station/location-service.js';
+import { NetworkService } from './station/network.js';
+import { LiteSettingsService } from './station/lite-settings-service.js';
+import { StationService } from './station/station-service.js';
+import { LiteService } from './station/lite-service.js';
+import { liteReply } from './http/routes/lite.js';
+import type { RawReply } from './http/route.js';
+import { defaultRadioStatus, type RadioStatusSource } from './station/radio-defaults.js';
+import { defaultAprsStatus, type AprsStatusSource } from './station/aprs-defaults.js';
+import { CatalogService } from './catalog/catalog-service.js';
+import { OrbitEngine } from './orbit/orbit-service.js';
+import { GuidanceService } from './guidance/guidance-service.js';
+import { PASS_TABLE_CRON } from './orbit/pass-table-service.js';
+import { Datasets } from './catalog/datasets.js';
+import { Scheduler } from './util/scheduler.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { logger } from './util/logger.js';
 
@@ -23,8 +38,32 @@ export interface Services {
   config: Config;
   clock: Clock;
   stores: Stores;
+  /** The satellite catalog (bundled or refreshed elements, ids, radio facts, statuses). */
+  catalog: CatalogService;
+  /** Orbit engine (OrbitService): live samples, paths, passes from the precomputed pass table. */
+  orbit: OrbitEngine;
+  /** Frequency guidance (profiles, phase, Doppler, matrix): the one model every route embeds. */
+  guidance: GuidanceService;
+  /** Catalog refresh, operational status, snapshots and their schedules. */
+  datasets: Datasets;
+  /** node-cron jobs with overlap guard and logging (add jobs before start; onPrune for log pruning). */
+  scheduler: Scheduler;
   /** Clears the lite snapshot cache (wired by the station issue). */
   invalidateLite(): void;
+  /** The resolved station location (manual profile or fresh GPS fix); LocationProvider for the orbit engine. */
+  location: LocationService;
+  /** Online state and the offline switch (isOffline()) that dataset refresh and the iGate respect. */
+  network: NetworkService;
+  /** Lite settings and the tracked-set rule the snapshot reuses. */
+  liteSettings: LiteSettingsService;
+  /** ISS state, station identity, the screen's active target (system state and the snapshot build on it). */
+  station: StationService;
+  /** The lite snapshot behind its 15 s cache (invalidateLite clears it). */
+  lite: LiteService<RawReply>;
+  /** Radio runtime/session for system state; the radio service replaces the resting default. */
+  radioStatus: RadioStatusSource;
+  /** APRS runtime/preview target for system state; the APRS service replaces the resting default. */
+  aprsStatus: AprsStatusSource;
 }
 
 export interface AppOptions {
@@ -44,13 +83,56 @@ export class App {
     const clock = opts.clock ?? systemClock;
     mkdirSync(config.dataDir, { recursive: true });
     const stores = createStores(config.dataDir, clock);
+    const location = new LocationService(stores.location, clock);
+    this.parts.push(location);
+    const network = new NetworkService(stores.network, clock);
+    const catalog = new CatalogService({ dataDir: config.dataDir, clock });
+    this.parts.push(catalog);
+    const scheduler = new Scheduler(() => clock.now());
+    const datasets = new Datasets({ config, clock, stores, catalog, scheduler, isOffline: () => network.isOffline() });
+    this.parts.push(datasets);
+    const orbit = new OrbitEngine({ clock, catalog, location, dataDir: config.dataDir });
+    this.parts.push(orbit);
+    const guidance = new GuidanceService({ catalog, orbit });
+    this.parts.push(guidance);
+    scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());
+    // After datasets (which registers its jobs); stops first on SIGTERM, so no tick starts mid-shutdown.
+    this.parts.push(scheduler);
+    const liteSettings = new LiteSettingsService(stores.lite, catalog);
+    const station = new StationService({
+      clock,
+      stores,
+      catalog,
+      orbit,
+      guidance,
+      location,
+      network,
+      liteSettings,
+      radioStatus: () => this.services.radioStatus,
+      aprsStatus: () => this.services.aprsStatus,
+    });
+    const lite = new LiteService(station, liteReply);
     this.services = {
       version: VERSION,
       config,
       clock,
       stores,
-      invalidateLite: () => {},
+      catalog,
+      orbit,
+      guidance,
+      datasets,
+      scheduler,
+      invalidateLite: () => lite.invalidate(),
+      location,
+      network,
+      liteSettings,
+      station,
+      lite,
+      radioStatus: defaultRadioStatus,
+      aprsStatus: defaultAprsStatus,
     };
+    // No lite invalidation on location change: the cache key carries the rounded location, and the
+    // spec lists exactly which routes clear the cache (POST /location among them).
     const ui = loadUi(config.uiDir ?? defaultUiDir());
     this.server = new HttpServer({
       routes: allRoutes(this.services, ui),

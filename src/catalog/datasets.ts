@@ -27,7 +27,6 @@ export interface DatasetsDeps {
   isOffline: () => boolean;
   scheduler: Scheduler;
   /** Clears the lite snapshot cache after a scheduled refresh changed the catalog. */
-  invalidateLite: () => void;
 }
 
 export class Datasets {
@@ -67,8 +66,9 @@ export class Datasets {
   private schedule(): void {
     const s = this.d.stores.catalogSources.get();
     this.d.scheduler.add('catalog-refresh', s.refresh_cron, async () => {
+      // A scheduled refresh leaves the lite cache alone: only the spec's routes clear it, and an
+      // entry lives 15 s at most.
       const r = await this.refresher.refresh('schedule');
-      if (r.replaced) this.d.invalidateLite();
       if (r.error) throw new Error(r.error);
     });
     this.d.scheduler.add('status-refresh', s.status_cron, async () => {

@@ -3,6 +3,18 @@ import type { RouteDef } from '../route.js';
 import { uiRoutes, type UiBundle } from '../ui-pages.js';
 import { healthRoutes } from './health.js';
 import { settingsRoutes } from './settings.js';
+import { locationRoutes } from './location.js';
+import { networkRoutes } from './network.js';
+import { systemRoutes } from './system.js';
+import { issRoutes } from './iss.js';
+import { liteRoutes } from './lite.js';
+import { satellitesRoutes } from './satellites.js';
+import { datasetsRoutes } from './datasets.js';
+import { snapshotsRoutes } from './snapshots.js';
+import { liveRoutes } from './live.js';
+import { trackRoutes } from './track.js';
+import { passesRoutes } from './passes.js';
+import { frequencyGuideRoutes } from './frequency-guides.js';
 
 /** Every route of the appliance; a route's file is named after its path area. */
 export function allRoutes(s: Services, ui: UiBundle | null): RouteDef[] {
@@ -10,5 +22,17 @@ export function allRoutes(s: Services, ui: UiBundle | null): RouteDef[] {
   list.push(...healthRoutes(s, () => list));
   list.push(...uiRoutes(ui, s.config.lowPower));
   list.push(...settingsRoutes(s));
+  list.push(...locationRoutes(s));
+  list.push(...networkRoutes(s));
+  list.push(...systemRoutes(s));
+  list.push(...issRoutes(s));
+  list.push(...liteRoutes(s));
+  list.push(...satellitesRoutes(s));
+  list.push(...datasetsRoutes(s));
+  list.push(...snapshotsRoutes(s));
+  list.push(...liveRoutes(s));
+  list.push(...trackRoutes(s));
+  list.push(...passesRoutes(s));
+  list.push(...frequencyGuideRoutes(s));
   return list;
 }

@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import type { Services } from '../../app.js';
+import { ISS_SAT_ID } from '../../catalog/types.js';
+import { PassItemSchema } from '../../orbit/schemas.js';
+import { GuidanceEmbedSchema } from '../../guidance/schemas.js';
+import type { PassEvent } from '../../orbit/types.js';
+import { passFilterSatIds } from '../../station/pass-filter.js';
+import { iso } from '../../util/clock.js';
+import { route, type RouteDef } from '../route.js';
+import { qBool, qNumber } from '../validate.js';
+
+export const DEFAULT_PASS_HOURS = 24;
+
+const PassesResponse = v.object({
+  timestamp: v.string(),
+  hours: v.number(),
+  min_max_el: v.number(),
+  count: v.number(),
+  // The pass fields plus the guidance model's own schemas, so /docs shows the embedded recommendation and matrix.
+  items: v.array(v.object({ ...PassItemSchema.entries, ...GuidanceEmbedSchema.entries })),
+});
+
+/**
+ * The one place a pass gets its frequency guidance (spec part 4 rule 10): services.guidance.embed,
+ * the same model /system/state, the lite snapshot and /frequency-guides/recommendation use.
+ */
+export function passItem(s: Services, p: PassEvent, now_ms: number): v.InferOutput<typeof PassItemSchema> {
+  const g = s.guidance.embed(p.sat_id, now_ms, p);
+  return {
+    sat_id: p.sat_id,
+    name: p.name,
+    aos: p.aos,
+    tca: p.tca,
+    los: p.los,
+    max_el_deg: p.max_el_deg,
+    frequencyRecommendation: g.frequencyRecommendation,
+    frequencyMatrix: g.frequencyMatrix,
+  };
+}
+
+// /api/v1/passes and /api/v1/passes/cache/refresh
+export function passesRoutes(s: Services): RouteDef[] {
+  const horizon = s.orbit.horizonHours;
+  return [
+    route({
+      method: 'GET',
+      path: '/api/v1/passes',
+      tag: 'tracking',
+      summary:
+        `Passes with AOS in the next \`hours\` (default ${DEFAULT_PASS_HOURS}, at most the ${horizon} h table horizon) ` +
+        'reaching at least `min_max_el` degrees (default 0), sorted by AOS, from the precomputed pass table. The pass ' +
+        'filter profile applies unless include_all_sats; include_ongoing adds passes already under way (true AOS in the past). ' +
+        'aos/tca/los carry milliseconds; tca is the time of maximum elevation.',
+      query: v.object({
+        hours: v.optional(qNumber(0.1, horizon), String(DEFAULT_PASS_HOURS)),
+        min_max_el: v.optional(qNumber(0, 90), '0'),
+        include_all_sats: v.optional(qBool(), 'false'),
+        include_ongoing: v.optional(qBool(), 'false'),
+      }),
+      response: PassesResponse,
+      handler: async ({ query }) => {
+        const now = s.clock.now();
+        const sat_ids = query.include_all_sats ? undefined : passFilterSatIds(s.stores.passFilter.get(), ISS_SAT_ID);
+        const passes = await s.orbit.passesWhenReady({
+          from_ms: now,
+          hours: query.hours,
+          min_max_el_deg: query.min_max_el,
+          sat_ids,
+          include_ongoing: query.include_ongoing,
+        });
+        const items = passes.map((p) => passItem(s, p, now));
+        return { timestamp: iso(now), hours: query.hours, min_max_el: query.min_max_el, count: items.length, items };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/passes/cache/refresh',
+      tag: 'tracking',
+      summary: 'Clear the persisted pass cache; the table is recomputed in the background (answers wait for it meanwhile).',
+      response: v.object({ ok: v.boolean(), cleared: v.boolean() }),
+      handler: async () => ({ ok: true, cleared: await s.orbit.table.clear() }),
+    }),
+  ];
+}

@@ -1,0 +1,236 @@
+import type { CatalogProvider } from '../catalog/types.js';
+import type { LocationProvider } from '../station/location-types.js';
+import { iso, type Clock } from '../util/clock.js';
+import { DEG, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, LOOK_SIZE, lookFromEci, ObserverFrame, TimeFrame } from './frames.js';
+import { PassFinder } from './pass-finder.js';
+import { PassCollector, PassTable, tableKey } from './pass-table.js';
+import { PassTableService, type OrbitSet } from './pass-table-service.js';
+import { Propagator } from './propagator.js';
+import type { LiveSample, Observer, OrbitService, PassEvent, PassQuery, PathPoint } from './types.js';
+
+// The orbit engine as a service: satrec cache per catalog version, live samples shared per
+// second, sampled paths, and passes from the precomputed table (or computed on demand for a
+// window the table cannot answer yet).
+
+export interface OrbitEngineOptions {
+  clock: Clock;
+  catalog: CatalogProvider;
+  location: LocationProvider;
+  dataDir: string;
+  /** Pass table horizon (hours); /passes and /track/path are bounded by it. */
+  horizonHours?: number;
+}
+
+export const PASS_HORIZON_HOURS = 48;
+/** A /passes request naming at most this many satellites is answered on demand while the table computes. */
+const ON_DEMAND_MAX_SATS = 8;
+
+const round = (x: number, d: number) => {
+  const f = 10 ** d;
+  return Math.round(x * f) / f;
+};
+
+export class OrbitEngine implements OrbitService {
+  readonly name = 'orbit';
+  readonly table: PassTableService;
+  readonly horizonHours: number;
+  private orbitSet: OrbitSet | null = null;
+  private obsFrame: ObserverFrame | null = null;
+  private unsubscribe: (() => void)[] = [];
+  // Live samples of one second, shared by every caller in that second.
+  private liveSecond = Number.NaN;
+  private liveSet: OrbitSet | null = null;
+  private liveObs: ObserverFrame | null = null;
+  private liveSamples: (LiveSample | null | undefined)[] = [];
+  private readonly liveTf = new TimeFrame();
+  private readonly pathTf = new TimeFrame();
+  private readonly st = new Float64Array(6);
+  private readonly lk = new Float64Array(LOOK_SIZE);
+
+  constructor(private readonly o: OrbitEngineOptions) {
+    this.horizonHours = o.horizonHours ?? PASS_HORIZON_HOURS;
+    this.table = new PassTableService({
+      dataDir: o.dataDir,
+      clock: o.clock,
+      horizonHours: this.horizonHours,
+      orbits: () => this.orbits(),
+      observer: () => this.observer(),
+    });
+  }
+
+  start(): void {
+    this.unsubscribe.push(
+      this.o.catalog.onChange(() => void this.table.maintain()),
+      this.o.location.onChange(() => void this.table.maintain()),
+    );
+    this.table.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe.splice(0)) u();
+    await this.table.stop();
+  }
+
+  observer(): Observer {
+    const r = this.o.location.resolved();
+    return { lat_deg: r.lat, lon_deg: r.lon, alt_m: r.alt_m };
+  }
+
+  /** The satrec cache, rebuilt only when the catalog version changes. */
+  orbits(): OrbitSet {
+    const cat = this.o.catalog.current();
+    if (!this.orbitSet || this.orbitSet.version !== cat.version) {
+      this.orbitSet = { version: cat.version, prop: new Propagator(cat.satellites) };
+    }
+    return this.orbitSet;
+  }
+
+  private frame(): ObserverFrame {
+    const obs = this.observer();
+    const f = this.obsFrame;
+    if (!f || f.observer.lat_deg !== obs.lat_deg || f.observer.lon_deg !== obs.lon_deg || f.observer.alt_m !== obs.alt_m) {
+      this.obsFrame = new ObserverFrame(obs);
+    }
+    return this.obsFrame!;
+  }
+
+  /** Look at satellite i for the time already set in tf; false when SGP4 fails. */
+  private look(prop: Propagator, i: number, obs: ObserverFrame, tf: TimeFrame): boolean {
+    if (!prop.propagate(i, tf.t_ms, this.st)) return false;
+    lookFromEci(obs, tf, this.st, this.lk, true);
+    return true;
+  }
+
+  private liveSample(prop: Propagator, i: number, obs: ObserverFrame): LiveSample | null {
+    const tf = this.liveTf;
+    if (!this.look(prop, i, obs, tf)) return null;
+    const lk = this.lk;
+    return {
+      sat_id: prop.ids[i],
+      name: prop.names[i],
+      timestamp: iso(tf.t_ms),
+      az_deg: round(lk[L_AZ] * DEG, 4),
+      el_deg: round(Math.asin(lk[L_SIN_EL]) * DEG, 4),
+      range_km: round(lk[L_RANGE], 3),
+      range_rate_km_s: round(lk[L_RANGE_RATE], 6),
+      sunlit: isSunlit(tf, this.st),
+    };
+  }
+
+  /** Samples at the whole second of at_ms, each computed once per second and shared. */
+  live(at_ms: number, sat_ids?: readonly string[]): LiveSample[] {
+    const { prop } = this.orbits();
+    const obs = this.frame();
+    const sec = Math.floor(at_ms / 1000) * 1000;
+    if (sec !== this.liveSecond || this.liveSet !== this.orbitSet || this.liveObs !== obs) {
+      this.liveSecond = sec;
+      this.liveSet = this.orbitSet;
+      this.liveObs = obs;
+      this.liveSamples = new Array(prop.size);
+      this.liveTf.set(sec, true);
+    }
+    const out: LiveSample[] = [];
+    const one = (i: number) => {
+      let s = this.liveSamples[i];
+      if (s === undefined) s = this.liveSamples[i] = this.liveSample(prop, i, obs);
+      if (s) out.push(s);
+    };
+    if (sat_ids) {
+      for (const id of sat_ids) {
+        const i = prop.index.get(id);
+        if (i !== undefined) one(i);
+      }
+    } else {
+      for (let i = 0; i < prop.size; i++) one(i);
+    }
+    return out;
+  }
+
+  sample(sat_id: string, at_ms: number): LiveSample | null {
+    return this.live(at_ms, [sat_id])[0] ?? null;
+  }
+
+  path(sat_id: string, from_ms: number, minutes: number, step_seconds: number): PathPoint[] {
+    const { prop } = this.orbits();
+    const i = prop.index.get(sat_id);
+    const out: PathPoint[] = [];
+    if (i === undefined || !(step_seconds > 0)) return out;
+    const obs = this.frame();
+    const tf = this.pathTf;
+    const n = Math.floor((minutes * 60) / step_seconds + 1e-9);
+    const lk = this.lk;
+    for (let k = 0; k <= n; k++) {
+      const t = Math.round(from_ms + k * step_seconds * 1000);
+      tf.set(t, true);
+      if (!this.look(prop, i, obs, tf)) continue;
+      out.push({
+        sat_id,
+        timestamp: iso(t),
+        t_ms: t,
+        az_deg: round(lk[L_AZ] * DEG, 4),
+        el_deg: round(Math.asin(lk[L_SIN_EL]) * DEG, 4),
+        range_km: round(lk[L_RANGE], 3),
+        range_rate_km_s: round(lk[L_RANGE_RATE], 6),
+        sunlit: isSunlit(tf, this.st),
+      });
+    }
+    return out;
+  }
+
+  /** Last instant /passes and /track/path may reach: the table's end, or now + horizon before it exists. */
+  horizonEnd(now_ms: number): number {
+    const t = this.table.current();
+    return Math.max(t ? t.to_ms : 0, now_ms + this.horizonHours * 3600_000);
+  }
+
+  /** From the table when it covers the window; else searched on demand for the asked satellites. */
+  passes(q: PassQuery): PassEvent[] {
+    const to = q.from_ms + q.hours * 3600_000;
+    const { prop } = this.orbits();
+    let sats: Set<number> | null = null;
+    if (q.sat_ids) {
+      sats = new Set();
+      for (const id of q.sat_ids) {
+        const i = prop.index.get(id);
+        if (i !== undefined) sats.add(i);
+      }
+    }
+    const sel = { from_ms: q.from_ms, to_ms: to, min_max_el_deg: q.min_max_el_deg, include_ongoing: q.include_ongoing, sats };
+    const t = this.table.current();
+    if (t && t.covers(q.from_ms, to)) return t.select(sel);
+    void this.table.maintain();
+    return this.onDemand(sats, q.from_ms, to).select(sel);
+  }
+
+  /** The route's entry: waits for a table being computed unless the request is small enough to answer now. */
+  async passesWhenReady(q: PassQuery): Promise<PassEvent[]> {
+    const to = q.from_ms + q.hours * 3600_000;
+    const t = this.table.current();
+    const few = q.sat_ids !== undefined && q.sat_ids.length <= ON_DEMAND_MAX_SATS;
+    if (!(t && t.covers(q.from_ms, to)) && !few) {
+      void this.table.maintain();
+      await this.table.ready();
+    }
+    return this.passes(q);
+  }
+
+  currentOrNextPass(sat_id: string, at_ms: number): PassEvent | null {
+    const { prop } = this.orbits();
+    const i = prop.index.get(sat_id);
+    if (i === undefined) return null;
+    const t = this.table.current();
+    if (t && t.covers(at_ms, at_ms + 1)) return t.currentOrNext(i, at_ms);
+    void this.table.maintain();
+    return this.onDemand(new Set([i]), at_ms, at_ms + this.horizonHours * 3600_000).currentOrNext(i, at_ms);
+  }
+
+  private onDemand(sats: ReadonlySet<number> | null, from: number, to: number): PassTable {
+    const { prop, version } = this.orbits();
+    const obs = this.observer();
+    const finder = new PassFinder(prop, this.frame());
+    const col = new PassCollector();
+    if (sats) for (const i of sats) finder.search(i, from, to, col);
+    else for (let i = 0; i < prop.size; i++) finder.search(i, from, to, col);
+    return new PassTable(tableKey(version, obs.lat_deg, obs.lon_deg, obs.alt_m, this.horizonHours), prop.ids, prop.names, from, to, col.rows);
+  }
+}

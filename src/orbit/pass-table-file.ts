@@ -1,0 +1,81 @@
+import { readFile, unlink } from 'node:fs/promises';
+import * as v from 'valibot';
+import { removeStaleTemps, writeFileAtomic } from '../store/atomic-file.js';
+import { PassTable, type PassTableKey } from './pass-table.js';
+
+// The persisted pass cache (DATA_DIR/pass-cache.json): a small JSON header plus the rows as one
+// flat number array [sat, aos_ms, tca_ms, los_ms, max_el_deg]*. Written atomically; a file that
+// fails to parse is treated as absent (it is only a cache).
+
+export const PASS_CACHE_FILE = 'pass-cache.json';
+
+const KeySchema = v.object({
+  catalog_version: v.string(),
+  lat: v.number(),
+  lon: v.number(),
+  alt_m: v.number(),
+  horizon_h: v.number(),
+});
+
+const HeaderSchema = v.object({
+  format: v.literal(1),
+  key: KeySchema,
+  from_ms: v.number(),
+  to_ms: v.number(),
+  sat_ids: v.array(v.string()),
+  names: v.array(v.string()),
+  // Checked by the loop below: valibot per element is slow on a 16k-satellite table.
+  rows: v.custom<number[]>((x) => Array.isArray(x), 'rows must be an array'),
+});
+
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+/** Passes serialised between two yields. */
+const CHUNK = 2000;
+
+/** Serialises straight from the columns in chunks, yielding between them, so a large table never stalls the loop. */
+export async function savePassTable(path: string, t: PassTable): Promise<void> {
+  const head = JSON.stringify({ format: 1, key: t.key, from_ms: t.from_ms, to_ms: t.to_ms, sat_ids: t.satIds, names: t.names });
+  const parts: string[] = [head.slice(0, -1), ',"rows":['];
+  for (let k0 = 0; k0 < t.size; k0 += CHUNK) {
+    if (k0 > 0) await yieldToLoop();
+    const chunk: string[] = [];
+    for (let k = k0; k < Math.min(t.size, k0 + CHUNK); k++) chunk.push(`${t.sat[k]},${t.aos[k]},${t.tca[k]},${t.los[k]},${t.maxEl[k]}`);
+    parts.push((k0 > 0 ? ',' : '') + chunk.join(','));
+  }
+  parts.push(']}');
+  await writeFileAtomic(path, parts.join(''));
+}
+
+/** The persisted table, or null when absent, unreadable or malformed. */
+export async function loadPassTable(path: string): Promise<PassTable | null> {
+  removeStaleTemps(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const res = v.safeParse(HeaderSchema, raw);
+  if (!res.success) return null;
+  const h = res.output;
+  if (h.rows.length % 5 !== 0 || h.names.length !== h.sat_ids.length) return null;
+  for (let k = 0; k < h.rows.length; k++) if (typeof h.rows[k] !== 'number' || !Number.isFinite(h.rows[k])) return null;
+  for (let k = 0; k < h.rows.length; k += 5) if (!(h.rows[k] >= 0 && h.rows[k] < h.sat_ids.length)) return null;
+  return PassTable.build(h.key as PassTableKey, h.sat_ids, h.names, h.from_ms, h.to_ms, h.rows);
+}
+
+/** Removes the file; true when there was one. */
+export async function removePassTable(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,269 @@
+import { join } from 'node:path';
+import type { Clock } from '../util/clock.js';
+import { logger } from '../util/logger.js';
+import { ObserverFrame } from './frames.js';
+import { PassFinder } from './pass-finder.js';
+import { loadPassTable, PASS_CACHE_FILE, removePassTable, savePassTable } from './pass-table-file.js';
+import { PassCollector, PassTable, sameKey, tableKey, type PassTableKey } from './pass-table.js';
+import type { Propagator } from './propagator.js';
+import type { Observer } from './types.js';
+
+const log = logger('pass-table');
+
+// Precomputed pass tables, off the request path: the search runs in time slices (setImmediate
+// between them), persists to DATA_DIR/pass-cache.json, reloads at boot, extends itself when the
+// node-cron job (PASS_TABLE_CRON, on the app's Scheduler) calls maintain() before the horizon
+// runs short, and recomputes when the key (catalog version, rounded location, horizon) changes.
+// One worker at a time; a request for a newer key supersedes it.
+
+export interface OrbitSet {
+  version: string;
+  prop: Propagator;
+}
+
+export interface PassTableOptions {
+  dataDir: string;
+  clock: Clock;
+  /** Passes are always available this far ahead of now. */
+  horizonHours: number;
+  orbits(): OrbitSet;
+  observer(): Observer;
+  /** Wall-time budget of one slice (ms); the event loop runs between slices. */
+  sliceMs?: number;
+  /** Computed this far past the horizon so extensions are rare (default 6 h). */
+  slackHours?: number;
+}
+
+/** The maintenance tick: cheap when nothing is due; extends the table about every 4 hours. */
+export const PASS_TABLE_CRON = '*/15 * * * *';
+
+export interface PassTableStats {
+  computations: number;
+  extensions: number;
+  slices: number;
+  /** Longest slice in wall time (includes time the OS gave to other processes). */
+  longestSliceMs: number;
+  /** Longest slice in process CPU time: what the slice costs on an otherwise idle CPU. */
+  longestSliceCpuMs: number;
+  lastComputeMs: number;
+  lastSatellites: number;
+  failedSatellites: number;
+  loadedFromDisk: boolean;
+}
+
+const DEFAULT_SLACK_H = 6;
+/** Extend when less than horizon + this remains. */
+const EXTEND_MARGIN_MS = 2 * 3600_000;
+/** Start a table a little before now (clock skew between compute and query). */
+const LEAD_MS = 10 * 60_000;
+/** Passes that ended this long ago are pruned when the table is extended. */
+const KEEP_PAST_MS = 3600_000;
+/** One unit of sliced work: one satellite over this much time. */
+const CHUNK_MS = 6 * 3600_000;
+/**
+ * Above this many satellites a satrec is dropped once its search is done (2.2 KB each: 35 MiB for
+ * 16k), so it dies young instead of filling the old generation; live() rebuilds the few it needs.
+ */
+const RELEASE_SATRECS_ABOVE = 2000;
+/** Wall-time budget of one slice; a unit (≤ 1 ms warm here) and a young GC can come on top. */
+const DEFAULT_SLICE_MS = 4;
+
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+export class PassTableService {
+  readonly name = 'pass-table';
+  readonly path: string;
+  readonly stats: PassTableStats = {
+    computations: 0,
+    extensions: 0,
+    slices: 0,
+    longestSliceMs: 0,
+    longestSliceCpuMs: 0,
+    lastComputeMs: 0,
+    lastSatellites: 0,
+    failedSatellites: 0,
+    loadedFromDisk: false,
+  };
+  private table: PassTable | null = null;
+  private gen = 0;
+  private worker: Promise<void> | null = null;
+  private dirty = false;
+  private runningKey: PassTableKey | null = null;
+  private loading: Promise<void> = Promise.resolve();
+  private stopped = true;
+
+  constructor(private readonly o: PassTableOptions) {
+    this.path = join(o.dataDir, PASS_CACHE_FILE);
+  }
+
+  /** Boot: reload the persisted table in the background, then keep it current. Never blocks. */
+  start(): void {
+    this.stopped = false;
+    this.loading = this.loadPersisted().catch((err) => log.warn(`pass cache not loaded: ${(err as Error).message}`));
+    void this.loading.then(() => this.maintain());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.gen++;
+    await this.loading;
+    await this.worker;
+  }
+
+  key(): PassTableKey {
+    const obs = this.o.observer();
+    return tableKey(this.o.orbits().version, obs.lat_deg, obs.lon_deg, obs.alt_m, this.o.horizonHours);
+  }
+
+  /** The table for the current key once ready (it may not cover every window; check covers()). */
+  current(): PassTable | null {
+    const t = this.table;
+    return t && sameKey(t.key, this.key()) ? t : null;
+  }
+
+  /** Resolves once the boot load and any pending computation have finished. */
+  async ready(): Promise<PassTable | null> {
+    await this.loading;
+    while (this.worker) await this.worker;
+    return this.current();
+  }
+
+  /** Compute, extend or prune as needed (cron tick, catalog or location change, a stale query). */
+  maintain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    // A computation for another key (the catalogue or location moved on) is abandoned.
+    if (this.runningKey && !sameKey(this.runningKey, this.key())) this.gen++;
+    if (!this.needsWork()) return this.worker ?? Promise.resolve();
+    this.dirty = true;
+    if (!this.worker) {
+      this.worker = this.run().finally(() => {
+        this.worker = null;
+      });
+    }
+    return this.worker;
+  }
+
+  /** POST /passes/cache/refresh: drop the persisted cache and the table, recompute in the background. */
+  async clear(): Promise<boolean> {
+    await this.loading;
+    this.gen++;
+    while (this.worker) await this.worker;
+    const hadTable = this.table !== null;
+    this.table = null;
+    const hadFile = await removePassTable(this.path);
+    void this.maintain();
+    return hadFile || hadTable;
+  }
+
+  private needsWork(): boolean {
+    const t = this.current();
+    const now = this.o.clock.now();
+    return !t || !t.covers(now, now + this.o.horizonHours * 3600_000 + EXTEND_MARGIN_MS);
+  }
+
+  private async run(): Promise<void> {
+    while (this.dirty && !this.stopped) {
+      this.dirty = false;
+      const gen = this.gen;
+      try {
+        await this.step(gen);
+      } catch (err) {
+        log.error('pass table computation failed', err);
+      } finally {
+        this.runningKey = null;
+      }
+    }
+  }
+
+  private async step(gen: number): Promise<void> {
+    if (!this.needsWork()) return;
+    const orbits = this.o.orbits();
+    const obs = this.o.observer();
+    const key = this.key();
+    this.runningKey = key;
+    const now = this.o.clock.now();
+    const to = now + (this.o.horizonHours + (this.o.slackHours ?? DEFAULT_SLACK_H)) * 3600_000;
+    const base = this.current();
+    const t0 = performance.now();
+    let next: PassTable | null;
+    if (base && base.from_ms <= now && base.to_ms > now && base.satIds.length === orbits.prop.size) {
+      // Extend: search only past the old end; passes straddling it are already complete in the table.
+      const col = await this.search(gen, orbits.prop, obs, base.to_ms, to, base.to_ms);
+      if (!col) return;
+      const keepFrom = Math.max(base.from_ms, now - KEEP_PAST_MS);
+      const kept = base.rows((k) => base.los[k] > keepFrom);
+      const rows = new Float64Array(kept.length + col.rows.length);
+      rows.set(kept);
+      rows.set(col.rows, kept.length);
+      next = await PassTable.build(key, orbits.prop.ids, orbits.prop.names, keepFrom, to, rows);
+      this.stats.extensions++;
+    } else {
+      const from = Math.floor((now - LEAD_MS) / 60_000) * 60_000;
+      const col = await this.search(gen, orbits.prop, obs, from, to, -Infinity);
+      if (!col) return;
+      next = await PassTable.build(key, orbits.prop.ids, orbits.prop.names, from, to, col.rows);
+      this.stats.computations++;
+    }
+    if (gen !== this.gen || this.stopped) return;
+    this.table = next;
+    this.stats.lastComputeMs = performance.now() - t0;
+    log.info(`pass table: ${next.size} passes for ${next.satIds.length} satellites to ${new Date(next.to_ms).toISOString()} in ${this.stats.lastComputeMs.toFixed(0)} ms`);
+    try {
+      await savePassTable(this.path, next);
+    } catch (err) {
+      log.warn(`pass cache not saved: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The pass search over every satellite in slices of sliceMs; null when superseded. The unit of
+   * work is one satellite over one CHUNK_MS stretch, so even cold (unoptimised) code on a slow CPU
+   * ends a slice within a few ms of its budget. A pass crossing a chunk edge is reported by the
+   * chunk holding its AOS (the search follows it to the true LOS); later chunks drop it via minAos.
+   */
+  private async search(gen: number, prop: Propagator, obs: Observer, from: number, to: number, minAos: number): Promise<PassCollector | null> {
+    const finder = new PassFinder(prop, new ObserverFrame(obs));
+    const col = new PassCollector();
+    const sliceMs = this.o.sliceMs ?? DEFAULT_SLICE_MS;
+    const chunks = Math.max(1, Math.ceil((to - from) / CHUNK_MS));
+    const units = prop.size * chunks;
+    const failed = new Set<number>();
+    for (let u = 0; u < units; ) {
+      const s0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      do {
+        const i = Math.floor(u / chunks);
+        const c = u - i * chunks;
+        const a = from + c * CHUNK_MS;
+        col.minAos = c === 0 ? minAos : a;
+        if (!failed.has(i) && finder.search(i, a, Math.min(to, a + CHUNK_MS), col) !== 'ok') failed.add(i);
+        if (c === chunks - 1 && prop.size > RELEASE_SATRECS_ABOVE) prop.release(i);
+        u++;
+      } while (u < units && performance.now() - s0 < sliceMs);
+      const took = performance.now() - s0;
+      const cpu = process.cpuUsage(cpu0);
+      this.stats.slices++;
+      if (took > this.stats.longestSliceMs) this.stats.longestSliceMs = took;
+      if ((cpu.user + cpu.system) / 1000 > this.stats.longestSliceCpuMs) this.stats.longestSliceCpuMs = (cpu.user + cpu.system) / 1000;
+      await yieldToLoop();
+      if (gen !== this.gen || this.stopped) return null;
+    }
+    this.stats.lastSatellites = prop.size;
+    this.stats.failedSatellites = failed.size;
+    return col;
+  }
+
+  private async loadPersisted(): Promise<void> {
+    const t = await loadPassTable(this.path);
+    if (!t || this.table) return;
+    const prop = this.o.orbits().prop;
+    // Same key means same catalog version; the ids must still line up with the satrec indexes.
+    if (!sameKey(t.key, this.key()) || t.satIds.length !== prop.size || t.satIds.some((id, k) => prop.ids[k] !== id)) {
+      log.info('pass cache is for another catalog, location or horizon; recomputing');
+      return;
+    }
+    this.table = t;
+    this.stats.loadedFromDisk = true;
+    log.info(`pass cache loaded: ${t.size} passes to ${new Date(t.to_ms).toISOString()}`);
+  }
+}

@@ -1,0 +1,178 @@
+import { iso } from '../util/clock.js';
+import type { PassSink } from './pass-finder.js';
+import { buildColumns, runSliced, runSync, type PassColumns } from './pass-table-build.js';
+import type { PassEvent } from './types.js';
+
+// A pass table: every pass of every satellite overlapping [from_ms, to_ms), complete (true AOS
+// and LOS even across the edges), stored column-wise sorted by AOS so a 16k-satellite table stays
+// compact; PassEvent objects are made on first use and kept.
+
+/** What identifies a table: the same key means the same passes. */
+export interface PassTableKey {
+  catalog_version: string;
+  /** Observer rounded to 0.001° (≈100 m, < 0.02 s of pass timing) and 10 m. */
+  lat: number;
+  lon: number;
+  alt_m: number;
+  horizon_h: number;
+}
+
+export function tableKey(catalogVersion: string, lat: number, lon: number, altM: number, horizonH: number): PassTableKey {
+  return {
+    catalog_version: catalogVersion,
+    lat: Math.round(lat * 1000) / 1000,
+    lon: Math.round(lon * 1000) / 1000,
+    alt_m: Math.round(altM / 10) * 10,
+    horizon_h: horizonH,
+  };
+}
+
+export const sameKey = (a: PassTableKey, b: PassTableKey): boolean =>
+  a.catalog_version === b.catalog_version && a.lat === b.lat && a.lon === b.lon && a.alt_m === b.alt_m && a.horizon_h === b.horizon_h;
+
+/** Collects passes from the finder into one growing Float64Array (no objects per pass). */
+export class PassCollector implements PassSink {
+  private buf = new Float64Array(5 * 256);
+  private n = 0;
+  /** Drop passes starting before this (already in the table being extended). */
+  minAos = -Infinity;
+  add(sat: number, aos: number, tca: number, los: number, maxEl: number): void {
+    if (aos < this.minAos) return;
+    if (this.n + 5 > this.buf.length) {
+      const bigger = new Float64Array(this.buf.length * 2);
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    const b = this.buf;
+    b[this.n++] = sat;
+    b[this.n++] = Math.round(aos);
+    b[this.n++] = Math.round(tca);
+    b[this.n++] = Math.round(los);
+    b[this.n++] = Math.round(maxEl * 1000) / 1000;
+  }
+  /** Flat rows [sat, aos, tca, los, max_el]*. */
+  get rows(): Float64Array {
+    return this.buf.subarray(0, this.n);
+  }
+}
+
+export interface PassSelection {
+  from_ms: number;
+  to_ms: number;
+  min_max_el_deg: number;
+  include_ongoing: boolean;
+  /** Dense satellite indexes allowed; null = all. */
+  sats: ReadonlySet<number> | null;
+}
+
+export class PassTable {
+  readonly sat: Int32Array;
+  readonly aos: Float64Array;
+  readonly tca: Float64Array;
+  readonly los: Float64Array;
+  readonly maxEl: Float64Array;
+  readonly maxDurationMs: number;
+  private events: (PassEvent | undefined)[];
+
+  /** rows: flat [sat, aos, tca, los, maxEl]* in any order (sorted here), or columns already built. */
+  constructor(
+    readonly key: PassTableKey,
+    readonly satIds: readonly string[],
+    readonly names: readonly string[],
+    readonly from_ms: number,
+    readonly to_ms: number,
+    rows: ArrayLike<number> | PassColumns,
+  ) {
+    const c = 'aos' in rows ? rows : runSync(buildColumns(rows));
+    this.sat = c.sat;
+    this.aos = c.aos;
+    this.tca = c.tca;
+    this.los = c.los;
+    this.maxEl = c.maxEl;
+    this.maxDurationMs = c.maxDurationMs;
+    this.events = new Array(c.aos.length);
+  }
+
+  /** The same, built in event-loop-friendly steps (large catalogues). */
+  static async build(key: PassTableKey, satIds: readonly string[], names: readonly string[], from_ms: number, to_ms: number, rows: ArrayLike<number>): Promise<PassTable> {
+    return new PassTable(key, satIds, names, from_ms, to_ms, await runSliced(buildColumns(rows)));
+  }
+
+  get size(): number {
+    return this.aos.length;
+  }
+
+  /** True when every pass overlapping [from, to) is in the table. */
+  covers(from_ms: number, to_ms: number): boolean {
+    return from_ms >= this.from_ms && to_ms <= this.to_ms;
+  }
+
+  /** Flat rows again, optionally only those passing `keep` (extension). */
+  rows(keep?: (k: number) => boolean): Float64Array {
+    const out = new Float64Array(this.size * 5);
+    let n = 0;
+    for (let k = 0; k < this.size; k++) {
+      if (keep && !keep(k)) continue;
+      out[n++] = this.sat[k];
+      out[n++] = this.aos[k];
+      out[n++] = this.tca[k];
+      out[n++] = this.los[k];
+      out[n++] = this.maxEl[k];
+    }
+    return out.subarray(0, n);
+  }
+
+  event(k: number): PassEvent {
+    let e = this.events[k];
+    if (!e) {
+      const s = this.sat[k];
+      e = {
+        sat_id: this.satIds[s],
+        name: this.names[s],
+        aos_ms: this.aos[k],
+        tca_ms: this.tca[k],
+        los_ms: this.los[k],
+        max_el_deg: this.maxEl[k],
+        aos: iso(this.aos[k]),
+        tca: iso(this.tca[k]),
+        los: iso(this.los[k]),
+      };
+      this.events[k] = e;
+    }
+    return e;
+  }
+
+  /** First index with aos ≥ t. */
+  private lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.aos[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Passes starting in [from, to) (or under way at `from` with include_ongoing), sorted by AOS. */
+  select(q: PassSelection): PassEvent[] {
+    const out: PassEvent[] = [];
+    const start = this.lowerBound(q.include_ongoing ? q.from_ms - this.maxDurationMs : q.from_ms);
+    for (let k = start; k < this.size && this.aos[k] < q.to_ms; k++) {
+      if (this.aos[k] < q.from_ms && (!q.include_ongoing || this.los[k] <= q.from_ms)) continue;
+      if (this.maxEl[k] < q.min_max_el_deg) continue;
+      if (q.sats && !q.sats.has(this.sat[k])) continue;
+      out.push(this.event(k));
+    }
+    return out;
+  }
+
+  /** The pass of satellite s under way at t, else its next one. */
+  currentOrNext(s: number, t: number): PassEvent | null {
+    for (let k = this.lowerBound(t - this.maxDurationMs); k < this.size; k++) {
+      if (this.sat[k] === s && this.los[k] > t) return this.event(k);
+    }
+    return null;
+  }
+}
+
