@@ -1,6 +1,7 @@
 // AMSAT Live OSCAR Satellite Status → per-name status, and name matching to catalog satellites
 // (pure). Accepted, detected by content: summary.php / reports.php ({data: [...]}), the legacy
 // sat_info.php array, and the status page HTML (cell colours). See ../shared/data/amsat-status.
+import { compareText } from '../util/compare.js';
 import type { AliasTable } from './sat-ids.js';
 import type { OperationalStatus } from './types.js';
 
@@ -121,7 +122,7 @@ export function matchStatuses(statuses: readonly NameStatus[], index: ReadonlyMa
   }
   const out = new Map<number, OperationalStatus>();
   for (const [norad, list] of grouped) {
-    list.sort((a, b) => a.name.localeCompare(b.name));
+    list.sort((a, b) => compareText(a.name, b.name));
     out.set(norad, { source, summary: list.map(describe).join('; '), matched_name: list.map((l) => l.name).join(', ') });
   }
   return out;

@@ -2,8 +2,7 @@
 // size cap and HTTP conditional-request headers. Redirects are followed; only a final 200 body
 // is ever returned as data, so a redirect or error page can never be cached as a catalog.
 import { open } from 'node:fs/promises';
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -43,10 +42,13 @@ export async function fetchSource(source: string, o: FetchOptions): Promise<Fetc
 
 const MAX_REDIRECTS = 5;
 
-/** One GET; resolves with the response (body unread) or rejects. node:http rather than fetch: undici costs ~15 MiB RSS. */
-function get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+/**
+ * One GET; resolves with the response (body unread) or rejects. node:http rather than fetch:
+ * undici costs ~15 MiB RSS; loaded on first use, since most boots never fetch (offline field use).
+ */
+async function get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  const mod = url.startsWith('https:') ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
-    const mod = url.startsWith('https:') ? https : http;
     const req = mod.get(url, { headers, signal }, resolve);
     req.on('error', reject);
   });

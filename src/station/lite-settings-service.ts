@@ -1,3 +1,4 @@
+import { compareText } from '../util/compare.js';
 import { ISS_SAT_ID, type Catalog, type CatalogProvider } from '../catalog/types.js';
 import type { JsonStore } from '../store/json-store.js';
 import { fieldError } from './field-error.js';
@@ -41,7 +42,7 @@ export class LiteSettingsService {
     if (this.available?.catalog === catalog) return this.available.list;
     const list = catalog.satellites
       .map((s) => ({ sat_id: s.sat_id, name: s.name }))
-      .sort((a, b) => (a.sat_id === ISS_SAT_ID ? -1 : b.sat_id === ISS_SAT_ID ? 1 : a.name.localeCompare(b.name)));
+      .sort((a, b) => (a.sat_id === ISS_SAT_ID ? -1 : b.sat_id === ISS_SAT_ID ? 1 : compareText(a.name, b.name)));
     this.available = { catalog, list };
     return list;
   }
