@@ -16,23 +16,28 @@ import { trackRoutes } from './track.js';
 import { passesRoutes } from './passes.js';
 import { frequencyGuideRoutes } from './frequency-guides.js';
 
+// Route files in the order /docs lists them.
+const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
+  settingsRoutes,
+  locationRoutes,
+  networkRoutes,
+  systemRoutes,
+  issRoutes,
+  liteRoutes,
+  satellitesRoutes,
+  datasetsRoutes,
+  snapshotsRoutes,
+  liveRoutes,
+  trackRoutes,
+  passesRoutes,
+  frequencyGuideRoutes,
+];
+
 /** Every route of the appliance; a route's file is named after its path area. */
 export function allRoutes(s: Services, ui: UiBundle | null): RouteDef[] {
   const list: RouteDef[] = [];
   list.push(...healthRoutes(s, () => list));
   list.push(...uiRoutes(ui, s.config.lowPower));
-  list.push(...settingsRoutes(s));
-  list.push(...locationRoutes(s));
-  list.push(...networkRoutes(s));
-  list.push(...systemRoutes(s));
-  list.push(...issRoutes(s));
-  list.push(...liteRoutes(s));
-  list.push(...satellitesRoutes(s));
-  list.push(...datasetsRoutes(s));
-  list.push(...snapshotsRoutes(s));
-  list.push(...liveRoutes(s));
-  list.push(...trackRoutes(s));
-  list.push(...passesRoutes(s));
-  list.push(...frequencyGuideRoutes(s));
+  for (const area of AREAS) list.push(...area(s));
   return list;
 }
