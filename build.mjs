@@ -1,14 +1,13 @@
 // One esbuild bundle for the server (dist/server.mjs) plus native binaries for the target
 // architecture in dist/native, and one hashed entry per UI page in dist/ui.
-// Usage: node build.mjs [--arch x64|arm64|arm] [--if-stale] [--ui-only] [--server-only]
+// Usage: node build.mjs [--arch x64|arm64|arm] [--out DIR] [--if-stale] [--ui-only] [--server-only]
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = dirname(fileURLToPath(import.meta.url));
-const dist = join(root, 'dist');
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const opt = (name, def) => {
@@ -16,6 +15,7 @@ const opt = (name, def) => {
   return i >= 0 ? args[i + 1] : def;
 };
 const arch = opt('--arch', process.arch);
+const dist = resolve(root, opt('--out', 'dist'));
 if (!['x64', 'arm64', 'arm'].includes(arch)) throw new Error(`--arch must be x64, arm64 or arm (got ${arch})`);
 
 function newestMtime(p) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { tmpDataDir } from '../helpers/server.js';
@@ -57,6 +57,16 @@ describe('the built artifact', () => {
     } finally {
       await srv.stop();
     }
+  });
+
+  it('--arch picks the target binaries for a Pi build made on a PC', () => {
+    const out = join(tmpDataDir('satstation-arm-'), 'dist');
+    execFileSync(process.execPath, ['build.mjs', '--arch', 'arm64', '--out', out, '--server-only'], { cwd: root, stdio: 'pipe' });
+    const native = readdirSync(join(out, 'native')).sort();
+    assert.deepEqual(native, ['serialport.node', 'uws_linux_arm64_108.node', 'uws_linux_arm64_115.node', 'uws_linux_arm64_93.node']);
+    // The serialport binding is the aarch64 ELF, not this machine's.
+    const elf = readFileSync(join(out, 'native', 'serialport.node'));
+    assert.equal(elf.readUInt16LE(18), 183); // e_machine EM_AARCH64
   });
 
   it('SIGINT also exits 0', async () => {
