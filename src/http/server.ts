@@ -192,7 +192,15 @@ export class HttpServer {
     let reply: Reply;
     try {
       if (route.query) ctx.query = parseOr400(route.query, ctx.query, 'query');
-      if (route.body) ctx.body = parseOr400(route.body, ctx.body, 'body');
+      if (route.body) {
+        // Every request body of this API is a JSON object; valibot's object() would take an array.
+        if (typeof ctx.body !== 'object' || ctx.body === null || Array.isArray(ctx.body)) {
+          throw new AppError(400, 'validation_failed', 'invalid body: (root): must be a JSON object', {
+            fields: [{ field: '(root)', message: 'must be a JSON object' }],
+          });
+        }
+        ctx.body = parseOr400(route.body, ctx.body, 'body');
+      }
       const out = await route.handler(ctx);
       if (route.clearsLiteCache) this.opts.onLiteInvalidate?.(route);
       if (out instanceof RawReply) {

@@ -77,6 +77,14 @@ describe('HTTP core on uWebSockets.js', () => {
     assert.match(r.body.error.message, /bluetooth_channel/);
   });
 
+  it('a body that is not a JSON object → 400 naming the root', async () => {
+    for (const body of ['[1,2]', 'null', '42', '"text"']) {
+      const r = await s.post('/api/v1/settings/gps', body, { 'content-type': 'application/json' });
+      assert.equal(r.status, 400, body);
+      assert.equal(r.body.error.details.fields[0].field, '(root)');
+    }
+  });
+
   it('a client that aborts mid-body does not crash or leak', async () => {
     for (let i = 0; i < 5; i++) {
       await new Promise<void>((resolve) => {
