@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { cronLocalTime } from './src/native/cron-local-time.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -63,7 +64,7 @@ async function buildServer() {
     sourcemap: true,
     legalComments: 'none',
     external: ['*.node', 'bufferutil', 'utf-8-validate'],
-    plugins: [nativeShims],
+    plugins: [nativeShims, cronLocalTime],
     banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
     logLevel: 'warning',
   });

@@ -1,7 +1,6 @@
 // Catalog budgets: parse + validate the full active catalog; peak RSS of a refresh.
 // The RSS figure comes from a fresh child process (this file run with CATALOG_BENCH_CHILD set),
 // so what the other suites allocated does not count.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { JsonStore } from '../src/store/json-store.js';
 import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
+import { bundleForChild, describeRuntime, runDeployedChild } from './child-bundle.js';
 import { medianMs, type BudgetLine, type Suite } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,47 +49,10 @@ async function child(files: string[]): Promise<void> {
   process.stdout.write(JSON.stringify({ ok: r.ok, count: r.count, beforeKiB: before, peakKiB: process.resourceUsage().maxRSS, error: r.error }) + '\n');
 }
 
-/** The child runs as a plain esbuild bundle, as in production: tsx's loader alone costs ~40 MiB. */
-async function childBundle(): Promise<string> {
-  // Inside node_modules so the externals resolve; esbuild loaded lazily so the child never loads it.
-  const out = resolve(here, '../node_modules/.cache/satstation-bench/refresh-child.mjs');
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [fileURLToPath(import.meta.url)],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node18',
-    external: ['uWebSockets.js', 'serialport', 'tinybench', 'esbuild'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'error',
-  });
-  return out;
-}
-
-/** The node flags the appliance runs with (deploy/satstation.service ExecStart), so the child matches production. */
-function productionFlags(): string[] {
-  try {
-    const unit = readFileSync(resolve(here, '../deploy/satstation.service'), 'utf8');
-    const exec = /^ExecStart=\S+\s+(.*)$/m.exec(unit)?.[1] ?? '';
-    return exec.split(/\s+/).filter((a) => a.startsWith('--'));
-  } catch {
-    return [];
-  }
-}
-
 function refreshRss(bundle: string, files: string[]): { peakMiB: number; count: number; note: string } {
-  const flags = productionFlags();
-  const r = spawnSync(process.execPath, [...flags, bundle, ...files], {
-    env: { ...process.env, CATALOG_BENCH_CHILD: '1' },
-    encoding: 'utf8',
-  });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  const out = JSON.parse(line || '{}');
-  if (!out.ok) throw new Error(`refresh in the child failed: ${out.error ?? r.stderr}`);
-  const how = flags.length ? `node ${flags.join(' ')}` : 'plain node';
-  return { peakMiB: out.peakKiB / 1024, count: out.count, note: `${out.count} objects; RSS before the refresh ${(out.beforeKiB / 1024).toFixed(0)} MiB; ${how}, bundled` };
+  const out = runDeployedChild<{ ok: boolean; count: number; beforeKiB: number; peakKiB: number; error?: string }>(bundle, files, { CATALOG_BENCH_CHILD: '1' });
+  if (!out.ok) throw new Error(`refresh in the child failed: ${out.error}`);
+  return { peakMiB: out.peakKiB / 1024, count: out.count, note: `${out.count} objects; RSS before the refresh ${(out.beforeKiB / 1024).toFixed(0)} MiB; ${describeRuntime()}, bundled` };
 }
 
 export const catalogSuite: Suite = {
@@ -114,7 +77,7 @@ export const catalogSuite: Suite = {
     }
     const amateur = [join(shared, 'amateur.tle'), join(shared, 'stations.tle')];
     const files = amateur.every(existsSync) ? amateur : [resolve(here, '../src/catalog/data/bundled-catalog.json')];
-    const bundle = await childBundle();
+    const bundle = await bundleForChild(fileURLToPath(import.meta.url), 'refresh-child');
     const groups = refreshRss(bundle, files);
     lines.push({ name: 'peak RSS during a refresh: amateur + stations groups', value: groups.peakMiB, unit: 'MiB', budget: 120, note: groups.note });
     if (existsSync(ACTIVE)) {

@@ -21,6 +21,7 @@ import { DEFAULT_LOCATION, type LocationProvider } from '../src/station/location
 import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { refPasses } from '../test/orbit/brute-force-reference.js';
+import { bundleForChild, deployedRuntime, describeRuntime, runDeployedChild } from './child-bundle.js';
 import { medianMs, type BudgetLine, type Suite } from './harness.js';
 
 // Orbit engine budgets (issue 3). Figures that depend on the whole process (16k-satellite table,
@@ -111,18 +112,12 @@ function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The node flags the systemd unit runs the server with (deploy/satstation.service ExecStart). */
-function deployedNodeFlags(): string[] {
-  const unit = readFileSync(join(ROOT, 'deploy/satstation.service'), 'utf8');
-  const m = /^ExecStart=\S*node\s+(.*?)\s*\S+server\.mjs/m.exec(unit);
-  return m ? m[1].split(/\s+/).filter(Boolean) : [];
-}
-
 /** Starts dist/server.mjs as deployed; resolves with the child and the ms from spawn to the first /health 200. */
 async function bootServer(dataDir: string, port: number) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...deployedNodeFlags(), join(ROOT, 'dist/server.mjs')], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+  const rt = deployedRuntime();
+  const child = spawn(process.execPath, [...rt.flags, join(ROOT, 'dist/server.mjs')], {
+    env: { ...process.env, ...rt.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -225,33 +220,13 @@ async function activeTableChild(tlePath: string): Promise<void> {
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
-/**
- * Runs activeTableChild in a fresh process from an esbuild bundle of this file, as the product
- * runs (one bundle, plain node): under tsx the loader alone adds ~35 MiB to the RSS.
- */
+/** Runs activeTableChild in a fresh process from a bundle of this file, as deployed (bench/child-bundle.ts). */
 async function activeTableFigures() {
-  const { build } = await import('esbuild');
-  const dir = mkdtempSync(join(tmpdir(), 'bench-orbit-child-'));
-  const bundle = join(dir, 'orbit-child.mjs');
-  await build({
-    entryPoints: [fileURLToPath(import.meta.url)],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node18',
-    external: ['*.node', 'uWebSockets.js', 'serialport'],
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-    logLevel: 'error',
-  });
-  const r = spawnSync(process.execPath, [...deployedNodeFlags(), bundle, '--orbit-child', 'active-table', join(TLE_DIR, 'active.tle')], { cwd: ROOT, encoding: 'utf8' });
-  rmSync(dir, { recursive: true, force: true });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  try {
-    return JSON.parse(line) as { satellites: number; passes: number; ms: number; longestSliceMs: number; longestSliceCpuMs: number; loopDelayMaxMs: number; maxRssMiB: number; failed: number };
-  } catch {
-    throw new Error(`active-table child failed: ${r.stderr || r.stdout}`);
-  }
+  const bundle = await bundleForChild(fileURLToPath(import.meta.url), 'orbit-child');
+  return runDeployedChild<{ satellites: number; passes: number; ms: number; longestSliceMs: number; longestSliceCpuMs: number; loopDelayMaxMs: number; maxRssMiB: number; failed: number }>(
+    bundle,
+    ['--orbit-child', 'active-table', join(TLE_DIR, 'active.tle')],
+  );
 }
 
 export const orbitSuite: Suite = {
@@ -300,11 +275,11 @@ export const orbitSuite: Suite = {
         budget: 20,
         note: `longest search slice ${active.longestSliceMs.toFixed(1)} ms wall, ${active.longestSliceCpuMs.toFixed(1)} ms CPU (all threads)`,
       },
-      { name: `… peak RSS of that process (node ${deployedNodeFlags().join(' ')}, as deployed)`, value: active.maxRssMiB, unit: 'MiB', budget: 200 },
+      { name: `… peak RSS of that process (${describeRuntime()}, as deployed)`, value: active.maxRssMiB, unit: 'MiB', budget: 200 },
       { name: 'live samples at one timestamp, 8 satellites', value: live8, unit: 'ms', budget: 0.2 },
       { name: `live samples at one timestamp, whole catalogue (${n})`, value: liveAll, unit: 'ms', budget: 30 },
       {
-        name: `server steady-state RSS, bundled catalogue + its tables (dist/server.mjs ${deployedNodeFlags().join(' ')})`,
+        name: `server steady-state RSS, bundled catalogue + its tables (dist/server.mjs, ${describeRuntime()})`,
         value: server.rss,
         unit: 'MiB',
         budget: 64,

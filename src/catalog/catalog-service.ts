@@ -9,6 +9,7 @@ import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
 import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundled.js';
 import { buildCatalog, catalogVersion } from './catalog-build.js';
+import { jsonWithArray } from './json-bytes.js';
 import { ommRecord } from './omm.js';
 import { describeSkipped } from './parse.js';
 import { assignSatIds } from './sat-ids.js';
@@ -30,17 +31,16 @@ export interface PersistedCatalog {
   elements: OmmElements[];
 }
 
-/** The catalog as one self-contained JSON document (persisted refresh and snapshots share it). */
-export function catalogDocument(cat: Catalog, refreshed_at: string, sources: string[]): string {
-  const doc: PersistedCatalog = {
+/** The catalog as one self-contained JSON document (persisted refresh and snapshots share it), UTF-8. */
+export function catalogDocument(cat: Catalog, refreshed_at: string, sources: string[]): Buffer {
+  const head: Omit<PersistedCatalog, 'elements'> = {
     format: 1,
     refreshed_at,
     sources,
     version: cat.version,
     sat_ids: Object.fromEntries(cat.satellites.map((s) => [String(s.norad_id), s.sat_id])),
-    elements: cat.satellites.map((s) => s.elements),
   };
-  return JSON.stringify(doc);
+  return jsonWithArray(head, 'elements', cat.satellites.map((s) => s.elements));
 }
 
 export interface CatalogServiceOptions {

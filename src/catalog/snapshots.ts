@@ -80,7 +80,7 @@ export class SnapshotService {
     } else {
       const body = catalogDocument(cat, '', [cat.origin]);
       await writeFileAtomic(file, body);
-      bytes = Buffer.byteLength(body);
+      bytes = body.length;
     }
     const snapshot: Snapshot = { id, source, created_at, satellite_count: cat.satellites.length, catalog_version: cat.version, bytes };
     const items = [...this.index.get().items, snapshot];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
+import { jsonArray } from './json-bytes.js';
 import { ommRecord } from './omm.js';
 import type { OmmElements } from './types.js';
 
@@ -80,7 +81,7 @@ export class SourceStateStore {
   }
 
   async hold(source: string, records: readonly OmmElements[]): Promise<void> {
-    await writeFileAtomic(this.heldPath(source), JSON.stringify(records));
+    await writeFileAtomic(this.heldPath(source), jsonArray(records));
   }
 
   flush(): Promise<void> {

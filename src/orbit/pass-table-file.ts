@@ -32,18 +32,22 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 /** Passes serialised between two yields. */
 const CHUNK = 2000;
 
-/** Serialises straight from the columns in chunks, yielding between them, so a large table never stalls the loop. */
+/**
+ * Serialises straight from the columns in chunks, yielding between them, so a large table never
+ * stalls the loop. Each chunk becomes bytes at once: a 16k-satellite table is ~5 MiB of text, and
+ * as one string it grew the JS heap right when the search's garbage is collected.
+ */
 export async function savePassTable(path: string, t: PassTable): Promise<void> {
   const head = JSON.stringify({ format: 1, key: t.key, from_ms: t.from_ms, to_ms: t.to_ms, sat_ids: t.satIds, names: t.names });
-  const parts: string[] = [head.slice(0, -1), ',"rows":['];
+  const parts: Buffer[] = [Buffer.from(head.slice(0, -1) + ',"rows":[')];
   for (let k0 = 0; k0 < t.size; k0 += CHUNK) {
     if (k0 > 0) await yieldToLoop();
     const chunk: string[] = [];
     for (let k = k0; k < Math.min(t.size, k0 + CHUNK); k++) chunk.push(`${t.sat[k]},${t.aos[k]},${t.tca[k]},${t.los[k]},${t.maxEl[k]}`);
-    parts.push((k0 > 0 ? ',' : '') + chunk.join(','));
+    parts.push(Buffer.from((k0 > 0 ? ',' : '') + chunk.join(',')));
   }
-  parts.push(']}');
-  await writeFileAtomic(path, parts.join(''));
+  parts.push(Buffer.from(']}'));
+  await writeFileAtomic(path, Buffer.concat(parts));
 }
 
 /** The persisted table, or null when absent, unreadable or malformed. */
