@@ -1,9 +1,9 @@
 // The live catalog: boots synchronously from the persisted refresh under DATA_DIR (when present
 // and valid) or the bundled data, hands out immutable generations and announces replacements.
-import { readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { moveAside, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
@@ -191,13 +191,8 @@ export class CatalogService implements CatalogProvider {
   }
 
   private quarantine(path: string, why: string): null {
-    const aside = `${path}.corrupt-${new Date(this.opts.clock.now()).toISOString().replace(/[:.]/g, '-')}`;
-    try {
-      renameSync(path, aside);
-    } catch {
-      /* leave it; the bundled catalog is used either way */
-    }
-    log.warn(`${path} ${why}; moved aside to ${aside}, using the bundled catalog`);
+    const aside = moveAside(path, this.opts.clock.now());
+    log.warn(`${path} ${why}; ${aside ? `moved aside to ${aside}` : 'could not move it aside'}, using the bundled catalog`);
     return null;
   }
 

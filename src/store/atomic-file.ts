@@ -92,4 +92,18 @@ export function removeStaleTemps(path: string): void {
   }
 }
 
+/**
+ * Moves a file that cannot be used aside as `NAME.corrupt-<timestamp>` (kept for the operator,
+ * never parsed again). Returns the new path, or null when the rename failed.
+ */
+export function moveAside(path: string, nowMs: number): string | null {
+  const aside = `${path}.corrupt-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(path, aside);
+    return aside;
+  } catch {
+    return null;
+  }
+}
+
 export { rename as renameFile };

@@ -1,8 +1,8 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { logger } from '../util/logger.js';
-import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+import { moveAside, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 
 const log = logger('store');
 
@@ -166,14 +166,9 @@ export class JsonStore<S extends AnySchema> {
   }
 
   private quarantine(reason: string): v.InferOutput<S> {
-    const ts = new Date((this.opts.now ?? Date.now)()).toISOString().replace(/[:.]/g, '-');
-    const aside = `${this.path}.corrupt-${ts}`;
-    try {
-      renameSync(this.path, aside);
-      log.warn(`${this.path} ${reason}; moved aside to ${aside}, using defaults`);
-    } catch (err) {
-      log.warn(`${this.path} ${reason}; could not move it aside, using defaults`, err);
-    }
+    const aside = moveAside(this.path, (this.opts.now ?? Date.now)());
+    if (aside) log.warn(`${this.path} ${reason}; moved aside to ${aside}, using defaults`);
+    else log.warn(`${this.path} ${reason}; could not move it aside, using defaults`);
     this.lastWritten = null;
     return this.opts.defaults();
   }
