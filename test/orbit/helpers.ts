@@ -3,8 +3,9 @@ import { splitTle, tleToElements } from '../../src/catalog/tle.js';
 import type { OmmElements } from '../../src/catalog/types.js';
 import type { OrbitInput } from '../../src/orbit/propagator.js';
 
-// Element sets for the pure orbit tests, straight from the shared CelesTrak snapshots.
-export const TLE_DIR = new URL('../../../shared/data/tle/', import.meta.url);
+// Element sets for the pure orbit tests: a byte-exact copy of the CelesTrak amateur-group
+// snapshot (2026-08, CRLF) kept with the tests, so they never depend on anything outside the repo.
+export const TLE_DIR = new URL('./fixtures/', import.meta.url);
 /** The bundled elements are from August 2026: every orbit test runs at this fixed instant. */
 export const T0 = Date.parse('2026-08-22T12:00:00Z');
 
