@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { moveAside, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundled.js';
 import { buildCatalog, catalogVersion } from './catalog-build.js';
@@ -55,7 +56,7 @@ export class CatalogService implements CatalogProvider {
   /** DATA_DIR/catalog: catalog.json, sat-ids.json and the refresh/status state files. */
   readonly dir: string;
   private cat: Catalog;
-  private listeners = new Set<(c: Catalog) => void>();
+  private readonly listeners = new Listeners<Catalog>(log, 'catalog');
   private idStore: JsonStore<typeof SatIdsSchema>;
   private statuses = new Map<number, OperationalStatus>();
   private meta: { refreshed_at: string | null; sources: string[] } = { refreshed_at: null, sources: [] };
@@ -79,8 +80,7 @@ export class CatalogService implements CatalogProvider {
   }
 
   onChange(fn: (c: Catalog) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   /** The persisted refresh file, when it holds exactly the catalog in use (snapshots copy it). */
@@ -197,12 +197,6 @@ export class CatalogService implements CatalogProvider {
   }
 
   private emit(): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(this.cat);
-      } catch (err) {
-        log.error('catalog listener failed', err);
-      }
-    }
+    this.listeners.emit(this.cat);
   }
 }

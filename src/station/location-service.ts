@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import * as v from 'valibot';
 import type { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { fieldError } from './field-error.js';
 import { GpsFixSchema, MAX_PROFILES, type GpsFix, type LocationPatch, type LocationState, type LocationStateSchema } from './location-state.js';
@@ -50,7 +51,7 @@ export class LocationService implements LocationProvider {
   private current: ResolvedLocation;
   private fix: GpsFix | null;
   private fixMs = NaN;
-  private listeners = new Set<(loc: ResolvedLocation) => void>();
+  private readonly listeners = new Listeners<ResolvedLocation>(log, 'location');
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private debounce: NodeJS.Timeout | null = null;
@@ -110,8 +111,7 @@ export class LocationService implements LocationProvider {
   }
 
   onChange(fn: (loc: ResolvedLocation) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   /** The stored state with the latest fix the GPS process wrote. */
@@ -198,13 +198,7 @@ export class LocationService implements LocationProvider {
     this.key = locationKey(next);
     this.evaluating = true;
     try {
-      for (const fn of this.listeners) {
-        try {
-          fn(next);
-        } catch (err) {
-          log.error('location listener failed', err);
-        }
-      }
+      this.listeners.emit(next);
     } finally {
       this.evaluating = false;
     }

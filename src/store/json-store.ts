@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { moveAside, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 
@@ -43,10 +44,11 @@ export class JsonStore<S extends AnySchema> {
   private value: v.InferOutput<S>;
   private lastWritten: string | null = null;
   private queue: Promise<void> = Promise.resolve();
-  private listeners = new Set<(value: v.InferOutput<S>) => void>();
+  private readonly listeners: Listeners<v.InferOutput<S>>;
 
   constructor(private readonly opts: JsonStoreOptions<S>) {
     this.path = join(opts.dir, `${opts.name}.json`);
+    this.listeners = new Listeners(log, opts.name);
     this.value = this.load();
   }
 
@@ -79,8 +81,7 @@ export class JsonStore<S extends AnySchema> {
   }
 
   onChange(fn: (value: v.InferOutput<S>) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   /** Validate the merged result, then persist. A rejected merge throws and changes nothing. */
@@ -131,13 +132,7 @@ export class JsonStore<S extends AnySchema> {
   }
 
   private emit(): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(this.value);
-      } catch (err) {
-        log.error(`listener of ${this.opts.name} failed`, err);
-      }
-    }
+    this.listeners.emit(this.value);
   }
 
   private load(): v.InferOutput<S> {
