@@ -6,7 +6,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { cronLocalTime } from './src/native/cron-local-time.mjs';
+import { UI_BUDGET } from './ui/build/budgets.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -38,9 +40,12 @@ if (flag('--if-stale')) {
 }
 
 const sizes = [];
-const record = (file) => {
+/** Notes a built file's raw and gzip size (with its budget, if any) and returns the gzip size. */
+const record = (file, budget) => {
   const buf = readFileSync(file);
-  sizes.push([relative(root, file), buf.length, gzipSync(buf).length]);
+  const gz = gzipSync(buf).length;
+  sizes.push([relative(root, file), buf.length, gz, budget]);
+  return gz;
 };
 
 const nativeShims = {
@@ -83,41 +88,71 @@ async function buildServer() {
   record(join(dist, 'native', 'serialport.node'));
 }
 
+/** Esbuild plugins for the pages (build-time data such as the world outline). */
+async function uiPlugins() {
+  const plugins = [];
+  const outline = join(root, 'ui/build/world-outline.mjs');
+  if (existsSync(outline)) plugins.push((await import(outline)).worldOutline());
+  return plugins;
+}
+
 async function buildUi() {
   const uiOut = join(dist, 'ui');
   rmSync(uiOut, { recursive: true, force: true });
   const pages = readdirSync(join(root, 'ui/pages')).filter((f) => f.endsWith('.tsx'));
+  const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', target: ['es2020', 'chrome90', 'firefox90', 'safari14'] };
   const result = await build({
+    ...common,
     entryPoints: pages.map((p) => join(root, 'ui/pages', p)),
     outdir: uiOut,
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
-    bundle: true,
     format: 'esm',
-    target: ['es2020', 'chrome90', 'firefox90', 'safari14'],
-    minify: true,
     jsx: 'automatic',
     jsxImportSource: 'preact',
     metafile: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    plugins: await uiPlugins(),
   });
   const manifest = { pages: {} };
+  const over = [];
   for (const [file, meta] of Object.entries(result.metafile.outputs)) {
     if (!meta.entryPoint) continue;
     const name = meta.entryPoint.split('/').pop().replace(/\.tsx$/, '');
     const url = (f) => '/assets/' + relative(uiOut, join(root, f));
-    manifest.pages[name] = { js: url(file), css: meta.cssBundle ? [url(meta.cssBundle)] : [] };
-    record(join(root, file));
-    if (meta.cssBundle) record(join(root, meta.cssBundle));
+    const js_gzip = record(join(root, file), UI_BUDGET.js_gzip);
+    const css_gzip = meta.cssBundle ? record(join(root, meta.cssBundle), UI_BUDGET.css_gzip) : 0;
+    if (js_gzip > UI_BUDGET.js_gzip) over.push(`${name} JS ${js_gzip} B`);
+    if (css_gzip > UI_BUDGET.css_gzip) over.push(`${name} CSS ${css_gzip} B`);
+    manifest.pages[name] = { js: url(file), css: meta.cssBundle ? [url(meta.cssBundle)] : [], js_gzip, css_gzip };
   }
+  // The service worker keeps the app shell and the last API answers for offline use. It is
+  // served unhashed at /sw.js (its scope is the whole site); its cache is named after this build.
+  const assets = Object.values(manifest.pages).flatMap((p) => [p.js, ...p.css]);
+  const version = createHash('sha256').update(JSON.stringify(assets)).digest('hex').slice(0, 12);
+  await build({
+    ...common,
+    entryPoints: [join(root, 'ui/sw/sw.ts')],
+    outfile: join(uiOut, 'sw.js'),
+    format: 'iife',
+    define: { __SW_VERSION__: JSON.stringify(version), __SW_ASSETS__: JSON.stringify(assets) },
+  });
+  record(join(uiOut, 'sw.js'));
+  manifest.sw = { path: '/sw.js', version };
   writeFileSync(join(uiOut, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  return over;
 }
 
 const t0 = performance.now();
 if (!flag('--ui-only')) await buildServer();
-if (!flag('--server-only')) await buildUi();
+const over = flag('--server-only') ? [] : await buildUi();
 const kb = (n) => (n / 1024).toFixed(1).padStart(8) + ' KiB';
 console.log(`build (${arch}) in ${(performance.now() - t0).toFixed(0)} ms`);
-console.log('file'.padEnd(56) + '     raw'.padStart(12) + '    gzip'.padStart(12));
-for (const [f, raw, gz] of sizes) console.log(f.padEnd(56) + kb(raw) + kb(gz));
+console.log('file'.padEnd(56) + '     raw'.padStart(12) + '    gzip'.padStart(12) + '  budget (gzip)');
+for (const [f, raw, gz, budget] of sizes) {
+  const b = budget ? `${kb(budget)} ${gz <= budget ? 'ok' : 'OVER'}` : '';
+  console.log(f.padEnd(56) + kb(raw) + kb(gz) + b);
+}
+if (over.length) {
+  console.error(`UI budget exceeded: ${over.join(', ')}`);
+  process.exit(1);
+}

@@ -22,7 +22,8 @@ export const UI_ROUTES: ReadonlyArray<{ path: string; page: string; lowPowerPage
 ];
 
 interface Manifest {
-  pages: Record<string, { js: string; css: string[] }>;
+  pages: Record<string, { js: string; css: string[]; js_gzip?: number; css_gzip?: number }>;
+  sw?: { path: string; version: string };
 }
 
 const TYPES: Record<string, string> = {
@@ -55,15 +56,15 @@ export function loadUi(uiDir: string): UiBundle | null {
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const assets = new Map<string, StaticAsset>();
-  const addAsset = (urlPath: string) => {
+  const addAsset = (urlPath: string, cacheControl = 'public, max-age=31536000, immutable') => {
     if (assets.has(urlPath)) return;
-    const body = readFileSync(join(uiDir, urlPath.replace(/^\/assets\//, '')));
+    const body = readFileSync(join(uiDir, urlPath.replace(/^\/(assets\/)?/, '')));
     const ext = urlPath.slice(urlPath.lastIndexOf('.'));
     assets.set(urlPath, {
       body,
       gzip: body.length > 512 ? gzipSync(body, { level: 9 }) : null,
       contentType: TYPES[ext] ?? 'application/octet-stream',
-      cacheControl: 'public, max-age=31536000, immutable',
+      cacheControl,
     });
   };
   const pages = new Map<string, { html: Buffer; gzip: Buffer }>();
@@ -73,6 +74,8 @@ export function loadUi(uiDir: string): UiBundle | null {
     const html = Buffer.from(pageHtml(name, p.js, p.css));
     pages.set(name, { html, gzip: gzipSync(html) });
   }
+  // The service worker is unhashed (its URL is its identity) and revalidated on every load.
+  if (manifest.sw) addAsset(manifest.sw.path, 'no-cache');
   return { assets, pages };
 }
 

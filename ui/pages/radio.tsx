@@ -1,15 +1,8 @@
 import { Shell } from '../components/Shell';
 import { mount } from '../components/mount';
-import { useJson } from '../components/useJson';
 
 function Page() {
-  const health = useJson<{ ok: boolean; timestamp: string }>('/health', 10000);
-  return (
-    <Shell title="Radio">
-      <p>Rig control: connection, frequencies and pass sessions.</p>
-      <p>Service: {health.data ? (health.data.ok ? 'up' : 'down') : health.error ?? '…'}</p>
-    </Shell>
-  );
+  return <Shell title="Radio">{null}</Shell>;
 }
 
 mount(Page);

@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type TestServer } from './server.js';
+import type { Config } from '../../src/config.js';
+
+// Debian's Chromium through playwright-core (no browser download). Without it the browser
+// tests skip locally with a reason; under CI (CI=true) a missing browser is a failure.
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
+export const VIEWPORTS = [
+  { name: '480x320', width: 480, height: 320 },
+  { name: '800x480', width: 800, height: 480 },
+  { name: '1280x800', width: 1280, height: 800 },
+] as const;
+
+/** Why the browser tests cannot run here, or null when they can. Throws under CI. */
+export function browserSkipReason(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const why = `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+  if (process.env.CI) throw new Error(why);
+  return why;
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // Quiet on a closed network: no background fetches to Google's hosts.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** What a page did wrong while loaded: console errors, uncaught exceptions, failed requests. */
+export interface PageProblems {
+  errors: string[];
+}
+
+/** A page in a fresh context that records its console errors and failed requests. */
+export async function openPage(
+  browser: Browser,
+  opts: { width: number; height: number; deviceScaleFactor?: number; serviceWorkers?: 'allow' | 'block' },
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+  const context = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, deviceScaleFactor: opts.deviceScaleFactor ?? 1, serviceWorkers: opts.serviceWorkers ?? 'block' });
+  const page = await context.newPage();
+  const problems: PageProblems = { errors: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.errors.push(`exception: ${e.message}`));
+  page.on('requestfailed', (r) => problems.errors.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.errors.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+  return { context, page, problems };
+}
+
+/** Writes test/artifacts/<name>.png (git-ignored), on every run. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+}
+
+/** True when nothing is wider than the viewport (usable at the size, and at 200% zoom). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * The real server for page tests. UI_DIR picks a UI build other than dist/ui (so parallel
+ * work can build into its own folder: `node build.mjs --ui-only --out .tmp/x` then UI_DIR=.tmp/x/ui).
+ */
+export function startUiServer(opts: { now?: string; config?: Partial<Config>; dataDir?: string } = {}): Promise<TestServer> {
+  const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
+  return startServer({ ...opts, config: { uiDir, ...opts.config } });
+}

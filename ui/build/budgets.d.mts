@@ -1,0 +1,1 @@
+export declare const UI_BUDGET: { js_gzip: number; css_gzip: number };

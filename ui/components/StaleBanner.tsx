@@ -1,0 +1,48 @@
+import { staleness } from '../lib/stale';
+import { age } from '../lib/time';
+
+/** Says when the data shown is old or the appliance is not answering; nothing while all is well. */
+export function StaleBanner(props: { receivedAt: number; offline: boolean; error: string | null; now: number }) {
+  const { receivedAt, offline, error, now } = props;
+  const s = staleness(receivedAt, now, offline);
+  if (!receivedAt && error) {
+    return (
+      <div class="banner bad" role="alert" data-stale="nodata">
+        No data: {error}
+      </div>
+    );
+  }
+  if (s === 'fresh') return null;
+  const old = age(now - receivedAt);
+  if (s === 'reference') {
+    return (
+      <div class="banner bad" role="alert" data-stale="reference">
+        Data is {old} old: pass times are for reference only
+      </div>
+    );
+  }
+  if (s === 'stale') {
+    return (
+      <div class="banner bad" role="alert" data-stale="stale">
+        STALE: data is {old} old{offline ? ', the appliance is not answering' : ''}
+      </div>
+    );
+  }
+  return (
+    <div class="banner warn" role="status" data-stale="late">
+      Appliance not answering: showing data from {old} ago
+    </div>
+  );
+}
+
+/** How old the orbital elements are: an operator refreshes before trusting AOS times. */
+export function ElementAge(props: { ageH: number | null | undefined; origin?: string }) {
+  if (props.ageH == null) return null;
+  const tone = props.ageH < 72 ? 'muted' : props.ageH < 14 * 24 ? 'warn' : 'bad';
+  return (
+    <span class={tone} data-element-age>
+      elements {age(props.ageH * 3_600_000)} old{props.origin ? ` (${props.origin})` : ''}
+      {tone === 'bad' ? ': refresh before trusting AOS times' : ''}
+    </span>
+  );
+}

@@ -1,0 +1,72 @@
+// The one way pages talk to the appliance: JSON in, JSON out, and the API's error body
+// ({"error":{"code","message","details"}}) turned into an ApiError that names its fields.
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: unknown = null,
+  ) {
+    super(message);
+  }
+  /** details.fields of a validation error, as the server lists them. */
+  get fields(): FieldError[] {
+    const f = (this.details as { fields?: unknown } | null)?.fields;
+    return Array.isArray(f) ? (f as FieldError[]) : [];
+  }
+  /** The message for one field (`a.b` also matches an error on `a.b.c`), or null. */
+  fieldMessage(name: string): string | null {
+    const hit = this.fields.find((f) => f.field === name || f.field.startsWith(name + '.') || f.field.startsWith(name + '['));
+    return hit ? hit.message : null;
+  }
+}
+
+/** Served from the service worker's cache because the appliance did not answer. */
+export const SW_CACHED_HEADER = 'x-satstation-cached-at';
+
+export interface JsonAnswer<T> {
+  data: T;
+  /** Epoch ms the data left the appliance (the cache time when it came from the service worker). */
+  receivedAt: number;
+  /** True when the appliance did not answer and the service worker served its last copy. */
+  fromCache: boolean;
+}
+
+async function send<T>(method: string, url: string, body?: unknown): Promise<JsonAnswer<T>> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'unreachable', 'the appliance did not answer');
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = await res.json();
+  } catch {
+    /* not JSON: reported below */
+  }
+  if (!res.ok) {
+    const e = (parsed as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+    throw new ApiError(res.status, e?.code ?? 'http_' + res.status, e?.message ?? `HTTP ${res.status}`, e?.details ?? null);
+  }
+  if (parsed === null) throw new ApiError(res.status, 'malformed_answer', 'the answer was not JSON');
+  const cachedAt = res.headers.get(SW_CACHED_HEADER);
+  return { data: parsed as T, receivedAt: cachedAt ? Number(cachedAt) : Date.now(), fromCache: cachedAt !== null };
+}
+
+export const getJson = <T>(url: string) => send<T>('GET', url);
+export const postJson = <T>(url: string, body: unknown = {}) => send<T>('POST', url, body).then((a) => a.data);
+
+/** A readable line for any error a call can throw. */
+export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

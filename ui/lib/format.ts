@@ -1,0 +1,20 @@
+// Numbers with their units, the same way on every page.
+
+const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
+
+/** Compass point of an azimuth in degrees. */
+export const compass = (az: number): string => COMPASS[Math.round((((az % 360) + 360) % 360) / 45) % 8];
+
+export const deg = (x: number | null | undefined, digits = 0): string => (x == null ? '—' : `${x.toFixed(digits).replace('-', '−')}°`);
+
+export const km = (x: number | null | undefined): string => (x == null ? '—' : `${Math.round(x).toLocaleString('en-US')} km`);
+
+export const mhz = (x: number | null | undefined): string => (x == null ? '—' : x.toFixed(3));
+
+export const hzAsMhz = (hz: number | null | undefined): string => (hz == null ? '—' : (hz / 1e6).toFixed(3) + ' MHz');
+
+/** Satellite display name without the catalog's long form: "ISS (ZARYA)" stays, "OSCAR 7 (AO-7)" → "AO-7". */
+export function shortName(name: string): string {
+  const m = /\(([A-Z]{1,3}-\d+)\)$/.exec(name);
+  return m ? m[1] : name;
+}
