@@ -70,7 +70,7 @@ export function loadUi(uiDir: string): UiBundle | null {
   const pages = new Map<string, { html: Buffer; gzip: Buffer }>();
   for (const [name, p] of Object.entries(manifest.pages)) {
     addAsset(p.js);
-    p.css.forEach(addAsset);
+    for (const c of p.css) addAsset(c);
     const html = Buffer.from(pageHtml(name, p.js, p.css));
     pages.set(name, { html, gzip: gzipSync(html) });
   }

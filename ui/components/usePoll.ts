@@ -26,9 +26,9 @@ interface Kept<T> {
  * unreachable still shows it, with its age.
  */
 export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: string): Poll<T> {
-  const [state, setState] = useState(() => {
+  const [state, setState] = useState<Omit<Poll<T>, 'refresh'>>(() => {
     const kept = persistKey ? load<Kept<T>>('last:' + persistKey) : null;
-    return { data: kept?.data ?? null, receivedAt: kept?.receivedAt ?? 0, error: null as string | null, offline: false };
+    return { data: kept ? kept.data : null, receivedAt: kept?.receivedAt ?? 0, error: null, offline: false };
   });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const run = useRef<() => void>(() => {});
