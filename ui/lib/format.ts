@@ -13,8 +13,9 @@ export const mhz = (x: number | null | undefined): string => (x == null ? '—' 
 
 export const hzAsMhz = (hz: number | null | undefined): string => (hz == null ? '—' : (hz / 1e6).toFixed(3) + ' MHz');
 
-/** Satellite display name without the catalog's long form: "ISS (ZARYA)" stays, "OSCAR 7 (AO-7)" → "AO-7". */
+/** A short satellite name for tight rows: "OSCAR 7 (AO-7)" → "AO-7", "ISS (ZARYA)" → "ISS". */
 export function shortName(name: string): string {
-  const m = /\(([A-Z]{1,3}-\d+)\)$/.exec(name);
-  return m ? m[1] : name;
+  const m = /^(.*?)\s*\(([^)]*)\)$/.exec(name);
+  if (!m) return name;
+  return /^[A-Z]{1,3}-\d+$/.test(m[2]) ? m[2] : m[1] || name;
 }

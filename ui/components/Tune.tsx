@@ -1,0 +1,64 @@
+import { mhz } from '../lib/format';
+
+/** The fields of a frequency recommendation the screens show (spec part 2). */
+export interface Recommendation {
+  label: string;
+  phase: string;
+  mode: string;
+  correction_side: string;
+  uplink_mhz: number | null;
+  downlink_mhz: number | null;
+  uplink_mode?: string | null;
+  downlink_mode?: string | null;
+  ctcss_hz?: number | null;
+}
+
+export interface MatrixRow {
+  phase: string;
+  cells: Array<{ uplink_mhz: number | null; downlink_mhz: number | null }>;
+}
+
+export interface Matrix {
+  active_phase: string;
+  selected_column_index: number | null;
+  columns: Array<{ index: number; label: string }>;
+  rows: MatrixRow[];
+}
+
+/** The Doppler pair to tune: ↓ downlink, ↑ uplink, tone; the label says if it is for now or a cue. */
+export function Tune(props: { rec: Recommendation | null; matrix?: Matrix | null; class?: string }) {
+  const r = props.rec;
+  if (!r) return <div class={`tune ${props.class ?? ''} muted`}>No frequency profile for this satellite</div>;
+  const row = props.matrix?.rows.find((x) => x.phase === props.matrix!.active_phase);
+  return (
+    <div class={`tune ${props.class ?? ''}`} data-tune>
+      <div class="tune-pair num">
+        <span class="tune-label">{r.label === 'Tune now' ? 'TUNE' : r.label === 'AOS cue' ? 'CUE' : 'REF'}</span>
+        <span title="downlink (receive)">
+          ↓ <b>{mhz(r.downlink_mhz)}</b>
+          <small>MHz</small> {r.downlink_mode ?? ''}
+        </span>
+        {r.uplink_mhz != null && (
+          <span title="uplink (transmit)">
+            ↑ <b>{mhz(r.uplink_mhz)}</b>
+            <small>MHz</small> {r.uplink_mode ?? ''}
+          </span>
+        )}
+        {r.ctcss_hz != null && <span title="CTCSS tone">{r.ctcss_hz.toFixed(1)} Hz</span>}
+      </div>
+      <div class="tune-meta muted">
+        {r.label} · {r.phase} · {r.correction_side}
+      </div>
+      {row && props.matrix && (
+        <div class="tune-matrix num" data-matrix-row>
+          <span class="muted">{row.phase}:</span>
+          {row.cells.map((c, i) => (
+            <span key={i} class={i === props.matrix!.selected_column_index ? 'sel' : ''} title={props.matrix!.columns[i]?.label}>
+              ↓{mhz(c.downlink_mhz)} ↑{mhz(c.uplink_mhz)}
+            </span>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// One-line radio and APRS summaries from the lite snapshot's radioControl and aprs blocks.
+
+export interface RadioSummary {
+  enabled: boolean;
+  connected: boolean;
+  control_mode: string;
+  selected_sat_id: string | null;
+  control_state: string;
+  last_error: string | null;
+}
+
+export interface AprsSummary {
+  callsign: string;
+  station_valid: boolean;
+  operating_mode: string;
+  listen_only: boolean;
+  connected: boolean;
+  can_transmit: boolean;
+  tx_block_reason: string | null;
+  last_error: string | null;
+}
+
+type Tone = 'ok' | 'warn' | 'bad' | 'idle';
+
+export function radioLine(r: RadioSummary | null | undefined): { text: string; tone: Tone } {
+  if (!r) return { text: 'radio: unknown', tone: 'idle' };
+  if (r.last_error) return { text: `radio: ${r.last_error}`, tone: 'bad' };
+  if (!r.enabled) return { text: 'radio: disabled', tone: 'idle' };
+  if (!r.connected) return { text: 'radio: not connected', tone: 'idle' };
+  const what = r.selected_sat_id ? ` · ${r.control_state.replace(/_/g, ' ')} ${r.selected_sat_id}` : ` · ${r.control_mode.replace(/_/g, ' ')}`;
+  return { text: `radio: connected${what}`, tone: 'ok' };
+}
+
+export function aprsLine(a: AprsSummary | null | undefined): { text: string; tone: Tone } {
+  if (!a) return { text: 'aprs: unknown', tone: 'idle' };
+  if (a.last_error) return { text: `aprs: ${a.last_error}`, tone: 'bad' };
+  const who = a.station_valid ? a.callsign : 'no callsign';
+  if (!a.connected) return { text: `aprs: off · ${who}`, tone: 'idle' };
+  if (a.listen_only) return { text: `aprs: listen only · ${who}`, tone: 'idle' };
+  return a.can_transmit ? { text: `aprs: can transmit · ${who}`, tone: 'ok' } : { text: `aprs: blocked · ${a.tx_block_reason ?? ''}`, tone: 'bad' };
+}
