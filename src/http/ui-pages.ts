@@ -21,6 +21,14 @@ export const UI_ROUTES: ReadonlyArray<{ path: string; page: string; lowPowerPage
   { path: '/kiosk-rotator', page: 'kiosk-rotator', lowPowerPage: 'lite' },
 ];
 
+/**
+ * API answers a page needs for its first frame, fetched by the browser while the page's script
+ * loads (the script's first fetch then finds the answer on its way).
+ */
+const PRELOAD: Record<string, string[]> = {
+  lite: ['/api/v1/lite/snapshot'],
+};
+
 interface Manifest {
   pages: Record<string, { js: string; css: string[]; js_gzip?: number; css_gzip?: number }>;
   sw?: { path: string; version: string };
@@ -81,6 +89,7 @@ export function loadUi(uiDir: string): UiBundle | null {
 
 function pageHtml(name: string, js: string, css: string[]): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="icon" href="data:,">${(PRELOAD[name] ?? []).map((u) => `<link rel="preload" href="${u}" as="fetch" crossorigin="anonymous">`).join('')}<meta name="theme-color" content="#0e1419">
 <title>satstation · ${name}</title>${css.map((c) => `<link rel="stylesheet" href="${c}">`).join('')}</head>
 <body><div id="app" data-page="${name}"></div><script type="module" src="${js}"></script></body></html>`;
 }

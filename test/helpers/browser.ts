@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type TestServer } from './server.js';
 import type { Config } from '../../src/config.js';
+import type { Clock } from '../../src/util/clock.js';
 
 // Debian's Chromium through playwright-core (no browser download). Without it the browser
 // tests skip locally with a reason; under CI (CI=true) a missing browser is a failure.
@@ -70,7 +71,7 @@ export async function horizontalOverflow(page: Page): Promise<number> {
  * The real server for page tests. UI_DIR picks a UI build other than dist/ui (so parallel
  * work can build into its own folder: `node build.mjs --ui-only --out .tmp/x` then UI_DIR=.tmp/x/ui).
  */
-export function startUiServer(opts: { now?: string; config?: Partial<Config>; dataDir?: string } = {}): Promise<TestServer> {
+export function startUiServer(opts: { now?: string; clock?: Clock; config?: Partial<Config>; dataDir?: string } = {}): Promise<TestServer> {
   const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
   return startServer({ ...opts, config: { uiDir, ...opts.config } });
 }

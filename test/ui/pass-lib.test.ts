@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { passClock, positionAt } from '../../ui/lib/pass.js';
-import { countdown, age, clock, zoneLabel } from '../../ui/lib/time.js';
+import { countdown, age, clock, day, zoneLabel } from '../../ui/lib/time.js';
 import { staleness } from '../../ui/lib/stale.js';
 import { compass, shortName } from '../../ui/lib/format.js';
 
@@ -42,6 +42,11 @@ describe('ui/lib: pass clock, path interpolation, times, staleness', () => {
     // A zone the runtime does not know falls back to the offset the server sent.
     assert.equal(clock('2026-08-22T12:05:00Z', { name: 'Nowhere/Land', offsetMinutes: 90 }), '13:35');
     assert.equal(zoneLabel({ name: 'Nowhere/Land', offsetMinutes: 90 }), 'UTC+1:30');
+    // With the server's offset no Intl is used (the first frame on a slow CPU); same answer.
+    assert.equal(clock('2026-08-22T12:05:00Z', { name: 'Europe/Berlin', offsetMinutes: 120 }), '14:05');
+    assert.equal(zoneLabel({ name: 'Europe/Berlin', offsetMinutes: 120 }), 'UTC+2');
+    assert.equal(day('2026-08-22T23:30:00Z', { name: 'Europe/Berlin', offsetMinutes: 120 }), 'Sun 23 Aug');
+    assert.equal(day('2026-08-22T23:30:00Z', { name: 'Europe/Berlin' }), 'Sun 23 Aug');
   });
 
   it('warns from 12 h and marks reference only from 24 h', () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, errorText, getJson } from '../lib/api';
+import { ApiError, errorText, getJson, takePrefetched } from '../lib/api';
 import { load, save } from '../lib/persist';
 
 export interface Poll<T> {
@@ -26,7 +26,15 @@ interface Kept<T> {
  * unreachable still shows it, with its age.
  */
 export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: string): Poll<T> {
+  // A prefetched first answer counts as the first poll: the next waits its interval.
+  const skipFirstTick = useRef(false);
   const [state, setState] = useState<Omit<Poll<T>, 'refresh'>>(() => {
+    const first = url ? takePrefetched<T>(url) : null;
+    if (first) {
+      skipFirstTick.current = true;
+      if (persistKey && !first.fromCache) save('last:' + persistKey, { data: first.data, receivedAt: first.receivedAt });
+      return { data: first.data, receivedAt: first.receivedAt, error: first.fromCache ? 'the appliance did not answer' : null, offline: first.fromCache };
+    }
     const kept = persistKey ? load<Kept<T>>('last:' + persistKey) : null;
     return { data: kept ? kept.data : null, receivedAt: kept?.receivedAt ?? 0, error: null, offline: false };
   });
@@ -58,7 +66,9 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
       clearTimeout(timer.current);
       tick();
     };
-    tick();
+    if (skipFirstTick.current) schedule();
+    else tick();
+    skipFirstTick.current = false;
     const onVisible = () => !document.hidden && run.current();
     document.addEventListener('visibilitychange', onVisible);
     return () => {

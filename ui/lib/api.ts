@@ -45,7 +45,6 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<Jso
       method,
       headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
     });
   } catch {
     throw new ApiError(0, 'unreachable', 'the appliance did not answer');
@@ -65,7 +64,35 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<Jso
   return { data: parsed as T, receivedAt: cachedAt ? Number(cachedAt) : Date.now(), fromCache: cachedAt !== null };
 }
 
-export const getJson = <T>(url: string) => send<T>('GET', url);
+const prefetched = new Map<string, { promise: Promise<JsonAnswer<unknown>>; answer?: JsonAnswer<unknown> }>();
+
+/**
+ * Starts a GET before the page renders (at module load); the page's first poll of the same
+ * URL takes the answer instead of asking again, so the first frame can already hold data.
+ */
+export function prefetch(url: string): Promise<unknown> {
+  const entry: { promise: Promise<JsonAnswer<unknown>>; answer?: JsonAnswer<unknown> } = { promise: send<unknown>('GET', url) };
+  entry.promise.then((a) => (entry.answer = a)).catch(() => {}); // the poll that takes it reports a failure
+  prefetched.set(url, entry);
+  return entry.promise;
+}
+
+/** A prefetched answer that has already arrived, taken (once) for a first render. */
+export function takePrefetched<T>(url: string): JsonAnswer<T> | null {
+  const e = prefetched.get(url);
+  if (!e?.answer) return null;
+  prefetched.delete(url);
+  return e.answer as JsonAnswer<T>;
+}
+
+export function getJson<T>(url: string): Promise<JsonAnswer<T>> {
+  const e = prefetched.get(url);
+  if (e) {
+    prefetched.delete(url);
+    return e.promise as Promise<JsonAnswer<T>>;
+  }
+  return send<T>('GET', url);
+}
 export const postJson = <T>(url: string, body: unknown = {}) => send<T>('POST', url, body).then((a) => a.data);
 
 /** A readable line for any error a call can throw. */

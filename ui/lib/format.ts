@@ -7,7 +7,8 @@ export const compass = (az: number): string => COMPASS[Math.round((((az % 360) +
 
 export const deg = (x: number | null | undefined, digits = 0): string => (x == null ? '—' : `${x.toFixed(digits).replace('-', '−')}°`);
 
-export const km = (x: number | null | undefined): string => (x == null ? '—' : `${Math.round(x).toLocaleString('en-US')} km`);
+/** Thousands grouped by hand: toLocaleString builds a NumberFormat on every call. */
+export const km = (x: number | null | undefined): string => (x == null ? '—' : `${String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} km`);
 
 export const mhz = (x: number | null | undefined): string => (x == null ? '—' : x.toFixed(3));
 

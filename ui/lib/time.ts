@@ -1,40 +1,43 @@
 // Times for people: in the station's display timezone with the zone named, countdowns and
-// ages. Intl formatters are built once per zone (they are the costly part on a small CPU).
+// ages. Building an Intl.DateTimeFormat with a time zone loads ICU's zone data: ~30 ms on this
+// machine, ~170 ms at 6x CPU throttling, most of /lite's first-frame budget. So a zone that
+// carries the server's current UTC offset (the lite snapshot sends utc_offset_minutes, because
+// small clients may have no zone database) is formatted by arithmetic, labelled "UTC+2";
+// only a zone without it goes through Intl (built once per zone and kind).
 
 export interface Zone {
   /** IANA name from the settings (display_timezone). */
   name: string;
-  /** Offset now, for browsers whose Intl lacks the zone. */
+  /** The zone's offset now, from the server: formats without Intl. */
   offsetMinutes?: number;
 }
 
 export const UTC: Zone = { name: 'UTC', offsetMinutes: 0 };
 
-interface Formatters {
-  time: Intl.DateTimeFormat | null;
-  seconds: Intl.DateTimeFormat | null;
-  day: Intl.DateTimeFormat | null;
-  abbr: string;
-}
-const cache = new Map<string, Formatters>();
+type Kind = 'time' | 'seconds' | 'day';
+const OPTIONS: Record<Kind, Intl.DateTimeFormatOptions> = {
+  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  seconds: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  day: { weekday: 'short', day: 'numeric', month: 'short' },
+};
+/** Per zone and kind; null where the browser's Intl lacks the zone (the offset is used then). */
+const cache = new Map<string, Intl.DateTimeFormat | null>();
 
-function formatters(zone: Zone): Formatters {
-  let f = cache.get(zone.name);
-  if (f) return f;
+function formatter(zone: Zone, kind: Kind): Intl.DateTimeFormat | null {
+  if (zone.offsetMinutes !== undefined) return null;
+  const key = zone.name + '|' + kind;
+  let f = cache.get(key);
+  if (f !== undefined) return f;
   try {
-    const base = { timeZone: zone.name, hourCycle: 'h23' } as const;
-    const time = new Intl.DateTimeFormat('en-GB', { ...base, hour: '2-digit', minute: '2-digit' });
-    const seconds = new Intl.DateTimeFormat('en-GB', { ...base, hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    const day = new Intl.DateTimeFormat('en-GB', { timeZone: zone.name, weekday: 'short', day: 'numeric', month: 'short' });
-    const parts = new Intl.DateTimeFormat('en-GB', { timeZone: zone.name, timeZoneName: 'short' }).formatToParts(new Date());
-    const abbr = zone.name === 'UTC' ? 'UTC' : parts.find((p) => p.type === 'timeZoneName')?.value ?? zone.name;
-    f = { time, seconds, day, abbr };
+    f = new Intl.DateTimeFormat('en-GB', { ...OPTIONS[kind], timeZone: zone.name });
   } catch {
-    f = { time: null, seconds: null, day: null, abbr: offsetName(zone.offsetMinutes ?? 0) };
+    f = null;
   }
-  cache.set(zone.name, f);
+  cache.set(key, f);
   return f;
 }
+
+const abbrs = new Map<string, string>();
 
 function offsetName(min: number): string {
   if (min === 0) return 'UTC';
@@ -42,6 +45,8 @@ function offsetName(min: number): string {
   return `UTC${min < 0 ? '−' : '+'}${Math.floor(a / 60)}${a % 60 ? ':' + String(a % 60).padStart(2, '0') : ''}`;
 }
 
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad = (n: number) => String(n).padStart(2, '0');
 
 function shifted(ms: number, zone: Zone): Date {
@@ -51,8 +56,7 @@ function shifted(ms: number, zone: Zone): Date {
 /** "14:05" in the zone. */
 export function clock(t: string | number, zone: Zone, withSeconds = false): string {
   const ms = typeof t === 'number' ? t : Date.parse(t);
-  const f = formatters(zone);
-  const fmt = withSeconds ? f.seconds : f.time;
+  const fmt = formatter(zone, withSeconds ? 'seconds' : 'time');
   if (fmt) return fmt.format(ms);
   const d = shifted(ms, zone);
   return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${withSeconds ? ':' + pad(d.getUTCSeconds()) : ''}`;
@@ -61,13 +65,25 @@ export function clock(t: string | number, zone: Zone, withSeconds = false): stri
 /** "Mon 23 Nov" in the zone. */
 export function day(t: string | number, zone: Zone): string {
   const ms = typeof t === 'number' ? t : Date.parse(t);
-  const f = formatters(zone);
-  if (f.day) return f.day.format(ms);
-  return shifted(ms, zone).toISOString().slice(0, 10);
+  const f = formatter(zone, 'day');
+  if (f) return f.format(ms);
+  const d = shifted(ms, zone);
+  return `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 }
 
 /** The zone as people read it ("UTC", "CET", "GMT+1"). */
-export const zoneLabel = (zone: Zone): string => formatters(zone).abbr;
+export function zoneLabel(zone: Zone): string {
+  let a = abbrs.get(zone.name);
+  if (a !== undefined) return a;
+  a = offsetName(zone.offsetMinutes ?? 0);
+  if (zone.name === 'UTC') a = 'UTC';
+  else if (formatter(zone, 'time')) {
+    const parts = new Intl.DateTimeFormat('en-GB', { timeZone: zone.name, timeZoneName: 'short' }).formatToParts(Date.now());
+    a = parts.find((p) => p.type === 'timeZoneName')?.value ?? zone.name;
+  }
+  abbrs.set(zone.name, a);
+  return a;
+}
 
 /** A countdown: "04:12", "1:04:12", or "2 d 03 h" beyond a day. Negative counts as zero. */
 export function countdown(ms: number): string {

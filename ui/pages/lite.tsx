@@ -7,6 +7,7 @@ import { ElementAge, StaleBanner } from '../components/StaleBanner';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
+import { prefetch } from '../lib/api';
 import { compass, deg, km, shortName } from '../lib/format';
 import { passClock, positionAt } from '../lib/pass';
 import { staleness } from '../lib/stale';
@@ -21,9 +22,11 @@ function focusFromUrl(): string | null {
   return new URLSearchParams(location.search).get('sat_id');
 }
 
+const snapshotUrl = (focus: string | null) => `/api/v1/lite/snapshot${focus ? `?sat_id=${encodeURIComponent(focus)}` : ''}`;
+
 function Page() {
   const [focus, setFocus] = useState(focusFromUrl);
-  const snap = usePoll<LiteSnapshot>(`/api/v1/lite/snapshot${focus ? `?sat_id=${encodeURIComponent(focus)}` : ''}`, POLL_MS, 'lite');
+  const snap = usePoll<LiteSnapshot>(snapshotUrl(focus), POLL_MS, 'lite');
   const now = useNow();
   const s = snap.data;
   const choose = (satId: string) => {
@@ -119,4 +122,4 @@ function Page() {
   );
 }
 
-mount(Page);
+mount(Page, prefetch(snapshotUrl(focusFromUrl())));
