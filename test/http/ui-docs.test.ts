@@ -60,6 +60,19 @@ describe('UI pages and /docs', () => {
     assert.match(gunzipSync(raw.body).toString(), /preact|createElement|render/i);
   });
 
+  it('serves the service worker unhashed at /sw.js, revalidated, and /lite preloads its snapshot', async () => {
+    const r = await fetch(s.base + '/sw.js');
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type')!, /javascript/);
+    assert.equal(r.headers.get('cache-control'), 'no-cache');
+    const sw = await r.text();
+    assert.match(sw, /satstation-shell-[0-9a-f]{12}/, 'its cache is named after the build');
+    const html = (await s.get('/lite')).body as string;
+    assert.match(html, /<link rel="preload" href="\/api\/v1\/lite\/snapshot" as="fetch"/);
+    assert.match(html, /rel="icon" href="data:,"/, 'no favicon request to fail');
+    for (const asset of /src="(\/assets\/[^"]+\.js)"/.exec(html)!.slice(1)) assert.ok(sw.includes(asset), `the worker precaches ${asset}`);
+  });
+
   it('low-power mode resolves /, /settings and /kiosk-rotator to the lite pages', async () => {
     const expect: Record<string, string> = { '/': 'lite', '/settings': 'lite-settings', '/settings-v2': 'lite-settings', '/kiosk-rotator': 'lite', '/radio': 'radio', '/lite': 'lite' };
     for (const [path, page] of Object.entries(expect)) {
