@@ -157,6 +157,36 @@ export function lookFromEci(o: ObserverFrame, tf: TimeFrame, s: Float64Array, ou
   }
 }
 
+// Layout of a sub-satellite point (Float64Array(GROUND_SIZE)).
+export const G_LAT = 0; // geodetic latitude, rad
+export const G_LON = 1; // longitude, rad, −π..π
+export const G_ALT = 2; // height above the WGS-84 ellipsoid, km
+export const GROUND_SIZE = 3;
+
+/**
+ * The geodetic point under an ECI state at the time of `tf` (the ground track), on WGS-84.
+ * Latitude by Bowring's iteration from the ECEF position: three rounds are below 1e-9 rad
+ * at LEO and GEO heights.
+ */
+export function groundFromEci(tf: TimeFrame, s: Float64Array, out: Float64Array): void {
+  const px = tf.cosT * s[X] + tf.sinT * s[Y];
+  const py = -tf.sinT * s[X] + tf.cosT * s[Y];
+  const pz = s[Z];
+  const p = Math.sqrt(px * px + py * py);
+  let lat = Math.atan2(pz, p * (1 - E2));
+  let normal = WGS84_A_KM;
+  for (let k = 0; k < 3; k++) {
+    const sl = Math.sin(lat);
+    normal = WGS84_A_KM / Math.sqrt(1 - E2 * sl * sl);
+    lat = Math.atan2(pz + normal * E2 * sl, p);
+  }
+  const cl = Math.cos(lat);
+  out[G_LAT] = lat;
+  out[G_LON] = Math.atan2(py, px);
+  // Near the poles p/cos(lat) is unstable; use the z form there.
+  out[G_ALT] = Math.abs(cl) > 1e-3 ? p / cl - normal : Math.abs(pz) / Math.abs(Math.sin(lat)) - normal * (1 - E2);
+}
+
 /**
  * Sunlit test, conical umbra model: the Earth is a sphere (mean radius), the Sun a disc of its
  * true angular size seen from the satellite (satellite.js sunPos direction). The satellite is

@@ -1,12 +1,12 @@
 import type { CatalogProvider } from '../catalog/types.js';
 import type { LocationProvider } from '../station/location-types.js';
 import { iso, type Clock } from '../util/clock.js';
-import { DEG, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, LOOK_SIZE, lookFromEci, ObserverFrame, TimeFrame } from './frames.js';
+import { DEG, G_ALT, G_LAT, G_LON, GROUND_SIZE, groundFromEci, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, LOOK_SIZE, lookFromEci, ObserverFrame, TimeFrame } from './frames.js';
 import { PassFinder } from './pass-finder.js';
 import { PassCollector, PassTable, tableKey } from './pass-table.js';
 import { PassTableService, type OrbitSet } from './pass-table-service.js';
 import { Propagator } from './propagator.js';
-import type { LiveSample, Observer, OrbitService, PassEvent, PassQuery, PathPoint } from './types.js';
+import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassQuery, PathPoint } from './types.js';
 
 // The orbit engine as a service: satrec cache per catalog version, live samples shared per
 // second, sampled paths, and passes from the precomputed table (or computed on demand for a
@@ -44,6 +44,7 @@ export class OrbitEngine implements OrbitService {
   private liveSamples: (LiveSample | null | undefined)[] = [];
   private readonly liveTf = new TimeFrame();
   private readonly pathTf = new TimeFrame();
+  private readonly ground = new Float64Array(GROUND_SIZE);
   private readonly st = new Float64Array(6);
   private readonly lk = new Float64Array(LOOK_SIZE);
 
@@ -151,6 +152,15 @@ export class OrbitEngine implements OrbitService {
   }
 
   path(sat_id: string, from_ms: number, minutes: number, step_seconds: number): PathPoint[] {
+    return this.walkPath(sat_id, from_ms, minutes, step_seconds, false);
+  }
+
+  groundPath(sat_id: string, from_ms: number, minutes: number, step_seconds: number): GroundPathPoint[] {
+    return this.walkPath(sat_id, from_ms, minutes, step_seconds, true) as GroundPathPoint[];
+  }
+
+  /** One propagation per sample; the ground point is read off the same state when asked. */
+  private walkPath(sat_id: string, from_ms: number, minutes: number, step_seconds: number, ground: boolean): PathPoint[] {
     const { prop } = this.orbits();
     const i = prop.index.get(sat_id);
     const out: PathPoint[] = [];
@@ -159,11 +169,12 @@ export class OrbitEngine implements OrbitService {
     const tf = this.pathTf;
     const n = Math.floor((minutes * 60) / step_seconds + 1e-9);
     const lk = this.lk;
+    const g = this.ground;
     for (let k = 0; k <= n; k++) {
       const t = Math.round(from_ms + k * step_seconds * 1000);
       tf.set(t, true);
       if (!this.look(prop, i, obs, tf)) continue;
-      out.push({
+      const point: PathPoint = {
         sat_id,
         timestamp: iso(t),
         t_ms: t,
@@ -172,7 +183,14 @@ export class OrbitEngine implements OrbitService {
         range_km: round(lk[L_RANGE], 3),
         range_rate_km_s: round(lk[L_RANGE_RATE], 6),
         sunlit: isSunlit(tf, this.st),
-      });
+      };
+      if (ground) {
+        groundFromEci(tf, this.st, g);
+        (point as GroundPathPoint).lat_deg = round(g[G_LAT] * DEG, 4);
+        (point as GroundPathPoint).lon_deg = round(g[G_LON] * DEG, 4);
+        (point as GroundPathPoint).alt_km = round(g[G_ALT], 3);
+      }
+      out.push(point);
     }
     return out;
   }

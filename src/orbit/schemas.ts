@@ -25,6 +25,14 @@ export const PathPointSchema = v.object({
   sunlit: v.boolean(),
 });
 
+/** A path point with its sub-satellite point (GET /api/v1/track/path; the lite focus path omits it). */
+export const GroundPathPointSchema = v.object({
+  ...PathPointSchema.entries,
+  lat_deg: v.number(),
+  lon_deg: v.number(),
+  alt_km: v.number(),
+});
+
 export const PassItemSchema = v.object({
   sat_id: v.string(),
   name: v.string(),

@@ -31,6 +31,13 @@ export interface PathPoint {
   sunlit: boolean;
 }
 
+/** A path point with the sub-satellite point under it (the ground track). */
+export interface GroundPathPoint extends PathPoint {
+  lat_deg: number;
+  lon_deg: number;
+  alt_km: number;
+}
+
 /** A predicted pass. aos/tca/los carry milliseconds. */
 export interface PassEvent {
   sat_id: string;
@@ -62,6 +69,8 @@ export interface OrbitService {
   sample(sat_id: string, at_ms: number): LiveSample | null;
   /** Sampled path; bounded by the caller's validation. */
   path(sat_id: string, from_ms: number, minutes: number, step_seconds: number): PathPoint[];
+  /** The same path with the sub-satellite point of each sample (for a ground-track map). */
+  groundPath(sat_id: string, from_ms: number, minutes: number, step_seconds: number): GroundPathPoint[];
   /** Passes from the precomputed table, sorted by AOS. */
   passes(q: PassQuery): PassEvent[];
   /** The pass under way at at_ms, else the next one (within the table horizon). */

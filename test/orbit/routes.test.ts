@@ -45,7 +45,7 @@ test('GET /api/v1/track/path: defaults, bounds, unknown satellite', async () => 
   assert.equal(r.body.count, 181);
   assert.equal(r.body.items[0].timestamp, '2026-08-22T12:00:00.000Z');
   assert.equal(r.body.items[180].timestamp, '2026-08-22T13:30:00.000Z');
-  assert.deepEqual(Object.keys(r.body.items[0]).sort(), ['az_deg', 'el_deg', 'range_km', 'range_rate_km_s', 'sat_id', 'sunlit', 't_ms', 'timestamp']);
+  assert.deepEqual(Object.keys(r.body.items[0]).sort(), ['alt_km', 'az_deg', 'el_deg', 'lat_deg', 'lon_deg', 'range_km', 'range_rate_km_s', 'sat_id', 'sunlit', 't_ms', 'timestamp']);
   const live = (await srv.get('/api/v1/live?sat_ids=iss')).body.items[0];
   assert.equal(r.body.items[0].el_deg, live.el_deg, 'path and live agree at the same instant');
   assert.equal((await srv.get('/api/v1/track/path?sat_id=iss&minutes=999.5&step_seconds=30')).body.count, 2000);
