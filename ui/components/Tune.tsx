@@ -1,4 +1,5 @@
 import { mhz } from '../lib/format';
+import './tune.css';
 
 /** The fields of a frequency recommendation the screens show (spec part 2). */
 export interface Recommendation {
@@ -33,7 +34,7 @@ export function Tune(props: { rec: Recommendation | null; matrix?: Matrix | null
   return (
     <div class={`tune ${props.class ?? ''}`} data-tune>
       <div class="tune-pair num">
-        <span class="tune-label">{r.label === 'Tune now' ? 'TUNE' : r.label === 'AOS cue' ? 'CUE' : 'REF'}</span>
+        <span class={`tune-label ${r.label === 'Tune now' ? 'ok' : ''}`}>{r.label}</span>
         <span title="downlink (receive)">
           ↓ <b>{mhz(r.downlink_mhz)}</b>
           <small>MHz</small> {r.downlink_mode ?? ''}
@@ -47,7 +48,7 @@ export function Tune(props: { rec: Recommendation | null; matrix?: Matrix | null
         {r.ctcss_hz != null && <span title="CTCSS tone">{r.ctcss_hz.toFixed(1)} Hz</span>}
       </div>
       <div class="tune-meta muted">
-        {r.label} · {r.phase} · {r.correction_side}
+        phase {r.phase} · {r.mode} · corrects {r.correction_side.replace(/_/g, ' ')}
       </div>
       {row && props.matrix && (
         <div class="tune-matrix num" data-matrix-row>

@@ -100,7 +100,7 @@ function Page() {
       </aside>
       <Tune class="lite-tune" rec={s.frequencyRecommendation as Recommendation | null} matrix={s.frequencyMatrix as Matrix | null} />
       <nav class="next" aria-label="Next passes">
-        <span class="muted">next</span>
+        <span class="muted">next ({zoneLabel(zone)})</span>
         {next.map((p) => (
           <button type="button" key={p.sat_id + p.aos} class={`num ${passClock(p, now).tone}`} onClick={() => choose(p.sat_id)} data-pass={p.sat_id}>
             {shortName(p.name)} {clock(p.aos, zone)} {deg(p.max_el_deg)}
