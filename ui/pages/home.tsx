@@ -1,8 +1,229 @@
+import { useMemo, useState } from 'preact/hooks';
+import type { LiteSnapshot } from '../../src/station/lite-snapshot';
+import { GroundMap } from '../components/GroundMap';
 import { Shell } from '../components/Shell';
+import { SkyPlot } from '../components/SkyPlot';
+import { ElementAge, StaleBanner } from '../components/StaleBanner';
+import type { Recommendation } from '../components/Tune';
 import { mount } from '../components/mount';
+import { usePoll } from '../components/usePoll';
+import { useNow } from '../components/useNow';
+import type { SystemState } from '../components/useStationState';
+import { deg, km, mhz } from '../lib/format';
+import { passClock, positionAt } from '../lib/pass';
+import { age, clock, countdown, day, zoneLabel, type Zone } from '../lib/time';
+import './home.css';
+
+// The station view for a larger screen: the next 24 h of passes with their guidance, the
+// selected pass on a sky plot and its satellite's ground track, live az/el of the tracked set.
+
+interface PassRow {
+  sat_id: string;
+  name: string;
+  aos: string;
+  tca: string;
+  los: string;
+  max_el_deg: number;
+  frequencyRecommendation: Recommendation | null;
+}
+interface PathPoint {
+  timestamp: string;
+  az_deg: number;
+  el_deg: number;
+  lat_deg: number;
+  lon_deg: number;
+  alt_km: number;
+}
+interface Live {
+  items: Array<{ sat_id: string; name: string; az_deg: number; el_deg: number; range_km: number }>;
+}
+type SortKey = 'aos' | 'name' | 'max_el_deg';
+
+const MIN_ELEVATIONS = [0, 10, 20, 30, 45];
+
+function Guidance({ r }: { r: Recommendation | null }) {
+  if (!r) return <span class="muted">no profile</span>;
+  return (
+    <span class="num">
+      ↓{mhz(r.downlink_mhz)} {r.downlink_mode} {r.uplink_mhz != null && `↑${mhz(r.uplink_mhz)} ${r.uplink_mode}`}
+      {r.ctcss_hz != null && ` ${r.ctcss_hz.toFixed(1)} Hz`} <span class="muted">MHz · {r.label}</span>
+    </span>
+  );
+}
+
+/** The selected pass on a sky plot (its path from AOS to LOS) and its satellite's ground track. */
+function Selected({ pass, zone, station, now }: { pass: PassRow; zone: Zone; station: { lat: number; lon: number } | null; now: number }) {
+  const span_s = (Date.parse(pass.los) - Date.parse(pass.aos)) / 1000;
+  const sky = usePoll<{ items: PathPoint[] }>(
+    `/api/v1/track/path?sat_id=${pass.sat_id}&start=${encodeURIComponent(pass.aos)}&minutes=${(span_s / 60).toFixed(2)}&step_seconds=${Math.max(1, Math.ceil(span_s / 60))}`,
+    0,
+  );
+  const ground = usePoll<{ items: PathPoint[] }>(`/api/v1/track/path?sat_id=${pass.sat_id}&minutes=100&step_seconds=60`, 60_000);
+  const track = ground.data?.items ?? [];
+  const first = sky.data?.items[0];
+  const last = sky.data?.items[sky.data.items.length - 1];
+  return (
+    <section class="panel selected" aria-labelledby="sel">
+      <h2 id="sel">
+        {pass.name} · {day(pass.aos, zone)} {clock(pass.aos, zone)}–{clock(pass.los, zone)} {zoneLabel(zone)}
+      </h2>
+      <p class="num muted">
+        max {deg(pass.max_el_deg, 1)}
+        {first && last && ` · AOS az ${deg(first.az_deg)} → LOS az ${deg(last.az_deg)}`}
+      </p>
+      <div class="views">
+        <SkyPlot path={sky.data?.items ?? []} aos={first ?? null} now={sky.data ? positionAt(sky.data.items, now) : null} label={`Sky plot of the ${pass.name} pass`} />
+        {station && (
+          <GroundMap
+            track={track}
+            now={track[0] ?? null}
+            station={station}
+            footprintKm={track[0]?.alt_km ?? null}
+            label={`Ground track of ${pass.name} for the next 100 minutes, with the station's footprint`}
+          />
+        )}
+      </div>
+      <p class="muted small">Map: the next 100 min of the track (dot: now), the station (+) and its footprint for this satellite's height (dashed).</p>
+    </section>
+  );
+}
 
 function Page() {
-  return <Shell title="Station">{null}</Shell>;
+  const now = useNow();
+  const [all, setAll] = useState(false);
+  const [minEl, setMinEl] = useState(0);
+  const [sort, setSort] = useState<SortKey>('aos');
+  const [selKey, setSelKey] = useState<string | null>(null);
+  const passes = usePoll<{ items: PassRow[] }>(`/api/v1/passes?hours=24&include_ongoing=true&min_max_el=${minEl}${all ? '&include_all_sats=true' : ''}`, 60_000, 'home-passes');
+  const st = usePoll<SystemState & { location: { lat: number; lon: number } }>('/api/v1/system/state', 30_000, 'system-state');
+  const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
+  const tracked = lite.data?.trackedSatIds.join(',') ?? null;
+  const live = usePoll<Live>(tracked ? `/api/v1/live?sat_ids=${tracked}` : null, 5000);
+  const datasets = usePoll<{ catalog: { origin: string; count: number; refreshed_at: string | null } }>('/api/v1/datasets', 60_000);
+
+  const zone: Zone = { name: st.data?.settings.display_timezone ?? 'UTC' };
+  const rows = useMemo(() => {
+    const items = [...(passes.data?.items ?? [])];
+    if (sort === 'name') items.sort((a, b) => a.name.localeCompare(b.name));
+    if (sort === 'max_el_deg') items.sort((a, b) => b.max_el_deg - a.max_el_deg);
+    return items;
+  }, [passes.data, sort]);
+  const key = (p: PassRow) => p.sat_id + '@' + p.aos;
+  const selected = rows.find((p) => key(p) === selKey) ?? rows.find((p) => passClock(p, now).stage !== 'after') ?? null;
+  const sortButton = (k: SortKey, label: string) => (
+    <button type="button" class="sort" aria-pressed={sort === k} onClick={() => setSort(k)}>
+      {label}
+      {sort === k ? ' ▾' : ''}
+    </button>
+  );
+  const fresh = lite.data?.freshness;
+  return (
+    <Shell
+      title="Station"
+      status={
+        <span class="row small">
+          <ElementAge ageH={fresh?.catalog_epoch_age_h} />
+          {datasets.data && (
+            <span class="muted" data-catalog>
+              catalog: {datasets.data.catalog.count} satellites, {datasets.data.catalog.origin}
+              {datasets.data.catalog.refreshed_at ? `, refreshed ${age(now - Date.parse(datasets.data.catalog.refreshed_at))} ago` : ', never refreshed'} · <a href="/settings#catalog">refresh</a>
+            </span>
+          )}
+        </span>
+      }
+    >
+      <StaleBanner receivedAt={passes.receivedAt} offline={passes.offline} error={passes.error} now={now} />
+      <div class="home">
+        <section aria-labelledby="passes" class="passes">
+          <div class="row">
+            <h2 id="passes">Next 24 h ({zoneLabel(zone)})</h2>
+            <label class="row">
+              <input type="checkbox" checked={all} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} data-all /> All satellites
+            </label>
+            <label class="row">
+              Min elevation
+              <select value={minEl} onChange={(e) => setMinEl(Number((e.target as HTMLSelectElement).value))} data-min-el>
+                {MIN_ELEVATIONS.map((m) => (
+                  <option key={m} value={m}>
+                    {m}°
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <div class="scroll">
+            <table data-passes>
+              <thead>
+                <tr>
+                  <th>{sortButton('name', 'Satellite')}</th>
+                  <th>{sortButton('aos', 'AOS')}</th>
+                  <th>Length</th>
+                  <th>{sortButton('max_el_deg', 'Max el')}</th>
+                  <th>Tune</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((p) => {
+                  const pc = passClock(p, now);
+                  const isSel = selected !== null && key(p) === key(selected);
+                  return (
+                    <tr key={key(p)} class={`${pc.tone} ${isSel ? 'sel' : ''}`} aria-selected={isSel} data-row={p.sat_id}>
+                      <td>
+                        <button type="button" class="link" onClick={() => setSelKey(key(p))}>
+                          {p.name}
+                        </button>
+                      </td>
+                      <td class="num">
+                        {day(p.aos, zone)} {clock(p.aos, zone)}
+                        <div class={`small ${pc.tone}`}>{pc.stage === 'during' ? `in pass, LOS in ${countdown(pc.remainingMs)}` : pc.stage === 'before' ? `in ${countdown(pc.remainingMs)}` : 'ended'}</div>
+                      </td>
+                      <td class="num">{Math.round((Date.parse(p.los) - Date.parse(p.aos)) / 60_000)} min</td>
+                      <td class="num">{deg(p.max_el_deg)}</td>
+                      <td>
+                        <Guidance r={p.frequencyRecommendation} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {passes.data && rows.length === 0 && <p class="muted">No passes in the next 24 h with these filters.</p>}
+          </div>
+        </section>
+        <div class="side">
+          {selected && <Selected key={key(selected)} pass={selected} zone={zone} station={st.data?.location ?? null} now={now} />}
+          <section class="panel" aria-labelledby="live">
+            <h2 id="live">Tracked now</h2>
+            <table data-live>
+              <thead>
+                <tr>
+                  <th>Satellite</th>
+                  <th>Az</th>
+                  <th>El</th>
+                  <th>Range</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(live.data?.items ?? []).map((s) => (
+                  <tr key={s.sat_id} class={s.el_deg >= 0 ? 'ok' : ''}>
+                    <td>
+                      {s.name} {s.el_deg >= 0 && <span class="badge ok">up</span>}
+                    </td>
+                    <td class="num">{deg(s.az_deg)}</td>
+                    <td class="num">{deg(s.el_deg, 1)}</td>
+                    <td class="num">{km(s.range_km)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p class="small muted">
+              The tracked set is chosen on <a href="/lite/settings">Lite settings</a>.
+            </p>
+          </section>
+        </div>
+      </div>
+    </Shell>
+  );
 }
 
 mount(Page);
