@@ -70,7 +70,7 @@ describe('station view', { skip }, () => {
     const { context, page, problems } = await open(browser, s);
     assert.deepEqual([...new Set(await rowIds(page))], ['iss'], 'the pass filter applies');
     await page.locator('[data-all]').check();
-    await page.waitForFunction(() => new Set([...document.querySelectorAll('[data-row]')].map((e) => e.getAttribute('data-row'))).size > 1);
+    await page.waitForFunction(() => new Set(Array.from(document.querySelectorAll('[data-row]'), (e) => e.getAttribute('data-row'))).size > 1);
     const all = await page.locator('[data-row]').count();
     await page.locator('[data-min-el]').selectOption('30');
     await page.waitForFunction((n) => document.querySelectorAll('[data-row]').length < n, all);

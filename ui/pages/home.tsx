@@ -30,6 +30,7 @@ interface PathPoint {
   timestamp: string;
   az_deg: number;
   el_deg: number;
+  range_km: number;
   lat_deg: number;
   lon_deg: number;
   alt_km: number;
