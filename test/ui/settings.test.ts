@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkipReason, launch, openPage, screenshot, startUiServer } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { newerCatalog, ommText } from '../catalog/fixtures/catalog-data.js';
+import { body, startSourceServer, status, type SourceServer } from '../catalog/fixtures/source-server.js';
+
+// /settings on the real server in Debian's Chromium; catalog sources served from 127.0.0.1.
+
+const NOW = '2026-08-22T12:00:00Z';
+const skip = browserSkipReason() ?? false;
+/** A 400 this test provokes on purpose is not a page problem. */
+const unexpected = (errors: string[]) => errors.filter((e) => !/status of 400|HTTP 400/.test(e));
+
+describe('settings page', { skip }, () => {
+  let s: TestServer;
+  let src: SourceServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  before(async () => {
+    src = await startSourceServer();
+    src.set('/amateur.json', body(ommText(newerCatalog(0.5))));
+    src.set('/gone.json', status(404));
+    s = await startUiServer({ now: NOW });
+    await s.post('/api/v1/datasets/sources', { status_url: '' }); // no status lookup outside the machine
+    browser = await launch();
+    const o = await openPage(browser, { width: 1280, height: 800 });
+    page = o.page;
+    errors = o.problems.errors;
+    await page.clock.install({ time: Date.parse(NOW) });
+    await page.goto(s.base + '/settings');
+    await page.locator('[data-resolved]').waitFor();
+    await page.locator('[data-form="/api/v1/settings/gps"] select').first().waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+    await src?.close();
+  });
+
+  it('adds and selects a location profile; the resolved location follows', async () => {
+    await page.fill('#loc-id', 'field');
+    await page.fill('#loc-name', 'Field day');
+    await page.fill('#loc-lat', '48.1371');
+    await page.fill('#loc-lon', '11.5754');
+    await page.fill('#loc-alt_m', '520');
+    await page.getByRole('button', { name: 'Add and select' }).click();
+    await page.locator('[data-resolved]', { hasText: '48.1371' }).waitFor();
+    const loc = (await s.get('/api/v1/location')).body;
+    assert.equal(loc.state.selected_profile_id, 'field');
+    assert.deepEqual(loc.resolved, { source: 'manual', lat: 48.1371, lon: 11.5754, alt_m: 520 });
+    assert.deepEqual(unexpected(errors), []);
+  });
+
+  it('shows the API message under the field it names, and saves nothing', async () => {
+    await page.fill('#loc-id', 'bad');
+    await page.fill('#loc-name', 'Bad');
+    await page.fill('#loc-lat', '123');
+    await page.fill('#loc-lon', '0');
+    await page.getByRole('button', { name: 'Add and select' }).click();
+    const err = page.locator('[data-field-error="add_profile.point.lat"]');
+    await err.waitFor();
+    assert.match(await err.innerText(), /90/);
+    assert.equal(await page.locator('#loc-lat').getAttribute('aria-describedby'), 'loc-lat-err');
+    assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'bad'));
+
+    const tz = page.locator('[data-form="/api/v1/settings/timezone"]');
+    await tz.locator('input').fill('Mars/Base');
+    await tz.getByRole('button', { name: 'Save' }).click();
+    await tz.locator('[data-field-error="display_timezone"]').waitFor();
+    await tz.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-field-error-1280x800');
+    assert.equal((await s.get('/api/v1/settings/timezone')).body.state.display_timezone, 'UTC');
+    await tz.locator('input').fill('Europe/Berlin');
+    await tz.getByRole('button', { name: 'Save' }).click();
+    await tz.getByText('Saved').waitFor();
+    assert.equal((await s.get('/api/v1/settings/timezone')).body.state.display_timezone, 'Europe/Berlin');
+  });
+
+  it('removes a profile only after a confirming second press', async () => {
+    await page.locator('[data-profile="default"]').getByRole('button', { name: 'Select' }).click();
+    await page.locator('[data-profile="default"] .badge').waitFor();
+    const remove = page.locator('[data-profile="field"]').getByRole('button');
+    await remove.filter({ hasText: 'Remove' }).click();
+    assert.equal((await s.get('/api/v1/location')).body.state.profiles.length, 2, 'one press does nothing');
+    await page.locator('[data-profile="field"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
+    await page.locator('[data-profile="field"]').waitFor({ state: 'detached' });
+    assert.deepEqual((await s.get('/api/v1/location')).body.state.profiles.map((p: { id: string }) => p.id), ['default']);
+  });
+
+  it('changes GPS settings through the schema-bound form', async () => {
+    const gps = page.locator('[data-form="/api/v1/settings/gps"]');
+    await gps.locator('select').first().selectOption('serial');
+    await gps.getByLabel('Serial device').fill('/dev/ttyACM0');
+    await gps.getByRole('button', { name: 'Save' }).click();
+    await gps.getByText('Saved').waitFor();
+    const st = (await s.get('/api/v1/settings/gps')).body.state;
+    assert.equal(st.connection_mode, 'serial');
+    assert.equal(st.serial_device, '/dev/ttyACM0');
+    await gps.getByLabel('Serial device').fill('ttyACM0');
+    await gps.getByRole('button', { name: 'Save' }).click();
+    await gps.locator('[data-field-error="serial_device"]').waitFor();
+    assert.equal((await s.get('/api/v1/settings/gps')).body.state.serial_device, '/dev/ttyACM0');
+  });
+
+  it('sets tri-state developer overrides', async () => {
+    const dev = page.locator('[data-form="/api/v1/settings/developer-overrides"]');
+    await dev.getByLabel('Enabled').check();
+    await dev.getByLabel('Force scene').selectOption('pass');
+    await dev.getByLabel('Force iss video eligible').selectOption('false');
+    await dev.getByRole('button', { name: 'Save' }).click();
+    await dev.getByText('Saved').waitFor();
+    const st = (await s.get('/api/v1/settings/developer-overrides')).body.state;
+    assert.deepEqual([st.enabled, st.force_scene, st.force_iss_video_eligible, st.force_iss_stream_healthy], [true, 'pass', false, null]);
+    await s.post('/api/v1/settings/developer-overrides', { enabled: false });
+  });
+
+  it('edits catalog sources, refreshes and shows each source’s outcome', async () => {
+    const form = page.locator('[data-form="/api/v1/datasets/sources"]');
+    await form.locator('textarea').fill(`${src.base}/amateur.json\n${src.base}/gone.json`);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Saved').waitFor();
+    assert.deepEqual((await s.get('/api/v1/datasets/sources')).body.state.sources, [`${src.base}/amateur.json`, `${src.base}/gone.json`]);
+    await page.locator('[data-refresh]').click();
+    const report = page.locator('[data-refresh-report]');
+    await report.waitFor({ timeout: 30_000 });
+    const text = await report.innerText();
+    assert.match(text, /fetched.*amateur\.json: \d+ objects/s);
+    assert.match(text, /failed.*gone\.json/s);
+    await report.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-refresh-report-1280x800');
+  });
+
+  it('records a snapshot and lists it', async () => {
+    const rows = page.locator('[data-snapshots] tbody tr');
+    const n = await rows.count();
+    await page.locator('[data-record]').click();
+    await page.waitForFunction((k) => document.querySelectorAll('[data-snapshots] tbody tr').length > k, n);
+    assert.equal((await s.get('/api/v1/snapshots')).body.count, await rows.count());
+    assert.match(await page.locator('[data-snapshots] thead').innerText(), /CEST|GMT\+2|UTC\+2/, 'times in the display timezone, with the zone');
+    assert.deepEqual(unexpected(errors), []);
+  });
+
+  it('fits 480×320, 800×480 and 1280×800', async () => {
+    for (const [w, h] of [
+      [480, 320],
+      [800, 480],
+      [1280, 800],
+    ]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `settings-used-${w}x${h}`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)) <= 0, `${w}×${h}`);
+    }
+  });
+});

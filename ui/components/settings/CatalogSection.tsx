@@ -1,0 +1,154 @@
+import { useState } from 'preact/hooks';
+import { ConfirmButton } from '../ConfirmButton';
+import { ResourceForm } from '../ResourceForm';
+import { StatusBadge } from '../StatusBadge';
+import { usePoll } from '../usePoll';
+import { errorText, postJson } from '../../lib/api';
+import { age, clock, day, zoneLabel, type Zone } from '../../lib/time';
+
+interface Report {
+  source: string;
+  status: 'fetched' | 'not-modified' | 'held' | 'failed';
+  count: number;
+  skipped: number;
+  message: string;
+}
+interface Refresh {
+  ok: boolean;
+  meta: { count: number; reports: Report[]; error: string | null; replaced: boolean };
+  status?: { message: string };
+}
+interface Datasets {
+  catalog: { origin: string; count: number; refreshed_at: string | null; version: string };
+  sources: Array<{ source: string; last_success_ms: number | null; last_error: string | null; last_count: number }>;
+}
+interface Snapshots {
+  count: number;
+  items: Array<{ id: string; source: string; created_at: string; satellite_count: number }>;
+}
+
+const TONE: Record<Report['status'], 'ok' | 'warn' | 'bad' | 'idle'> = { fetched: 'ok', 'not-modified': 'ok', held: 'idle', failed: 'bad' };
+
+/** Catalog in use, its sources (edit, refresh now with a per-source report) and the pass cache. */
+export function CatalogSection(props: { zone: Zone; now: number }) {
+  const ds = usePoll<Datasets>('/api/v1/datasets', 30_000);
+  const [busy, setBusy] = useState(false);
+  const [report, setReport] = useState<Refresh | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setReport(await postJson<Refresh>('/api/v1/datasets/refresh'));
+      ds.refresh();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const c = ds.data?.catalog;
+  return (
+    <div class="catalog">
+      {c && (
+        <p data-catalog-state>
+          In use: <b>{c.count}</b> satellites, {c.origin}
+          {c.refreshed_at ? `, refreshed ${age(props.now - Date.parse(c.refreshed_at))} ago` : ', never refreshed (the bundled elements)'}
+        </p>
+      )}
+      <div class="row">
+        <button type="button" class="primary" onClick={refresh} disabled={busy} data-refresh>
+          {busy ? 'Refreshing…' : 'Refresh now'}
+        </button>
+        <ConfirmButton label="Clear pass cache" confirmLabel="clear and recompute passes" action={() => postJson('/api/v1/passes/cache/refresh')} />
+      </div>
+      {error && (
+        <p class="banner bad" role="alert">
+          {error}
+        </p>
+      )}
+      {report && (
+        <div data-refresh-report>
+          <p class={report.ok ? 'ok' : 'bad'}>
+            {report.ok ? `Refreshed: ${report.meta.count} satellites${report.meta.replaced ? ', catalog replaced' : ', unchanged'}` : `Refresh failed: ${report.meta.error ?? 'no source answered'}`}
+          </p>
+          <ul class="reports">
+            {report.meta.reports.map((r) => (
+              <li key={r.source}>
+                <StatusBadge tone={TONE[r.status]}>{r.status}</StatusBadge> <span class="src">{r.source}</span>: {r.count} objects{r.skipped ? `, ${r.skipped} skipped` : ''}
+                {r.message && <span class="muted"> · {r.message}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {ds.data && (
+        <ul class="reports muted">
+          {ds.data.sources.map((s) => (
+            <li key={s.source}>
+              <span class="src">{s.source}</span>: {s.last_success_ms ? `last success ${day(s.last_success_ms, props.zone)} ${clock(s.last_success_ms, props.zone)} ${zoneLabel(props.zone)}, ${s.last_count} objects` : 'never fetched'}
+              {s.last_error && <span class="bad"> · last error: {s.last_error}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ResourceForm
+        path="/api/v1/datasets/sources"
+        title="Sources"
+        multiline={['sources']}
+        help={{ sources: 'One per line: http(s) URLs or file paths, TLE or OMM JSON.', refresh_cron: 'Daily refresh, cron syntax (local time).' }}
+        onSaved={() => ds.refresh()}
+      />
+    </div>
+  );
+}
+
+/** Recorded catalog snapshots, newest first, and a button to record one now. */
+export function SnapshotsSection(props: { zone: Zone }) {
+  const list = usePoll<Snapshots>('/api/v1/snapshots', 60_000);
+  const [error, setError] = useState<string | null>(null);
+  const record = async () => {
+    setError(null);
+    try {
+      await postJson('/api/v1/snapshots/record');
+      list.refresh();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  return (
+    <div>
+      <button type="button" onClick={record} data-record>
+        Record snapshot
+      </button>
+      {error && (
+        <p class="banner bad" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="scroll">
+        <table data-snapshots>
+          <thead>
+            <tr>
+              <th>Recorded ({zoneLabel(props.zone)})</th>
+              <th>Satellites</th>
+              <th>Source</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.items ?? []).map((s) => (
+              <tr key={s.id}>
+                <td class="num">
+                  {day(s.created_at, props.zone)} {clock(s.created_at, props.zone, true)}
+                </td>
+                <td class="num">{s.satellite_count}</td>
+                <td>{s.source}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {list.data?.count === 0 && <p class="muted">No snapshots yet.</p>}
+      </div>
+    </div>
+  );
+}

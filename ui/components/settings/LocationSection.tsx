@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ConfirmButton } from '../ConfirmButton';
+import { ApiError, errorText, getJson, postJson } from '../../lib/api';
+import { age } from '../../lib/time';
+
+interface Point {
+  lat: number;
+  lon: number;
+  alt_m: number;
+}
+interface LocationState {
+  state: { source_mode: 'manual' | 'gps'; selected_profile_id: string; profiles: Array<{ id: string; name: string; point: Point }> };
+  resolved: Point & { source: string };
+  gps: { fix: (Point & { timestamp: string }) | null; fresh: boolean; age_s: number | null };
+}
+
+const EMPTY = { id: '', name: '', lat: '', lon: '', alt_m: '0' };
+const ADD_FIELDS: Array<[keyof typeof EMPTY, string, string]> = [
+  ['id', 'Id', 'add_profile.id'],
+  ['name', 'Name', 'add_profile.name'],
+  ['lat', 'Latitude (°)', 'add_profile.point.lat'],
+  ['lon', 'Longitude (°)', 'add_profile.point.lon'],
+  ['alt_m', 'Altitude (m)', 'add_profile.point.alt_m'],
+];
+const num = (s: string) => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
+
+/** Location profiles (add, select, remove), manual or GPS source, and the resolved location. */
+export function LocationSection() {
+  const [loc, setLoc] = useState<LocationState | null>(null);
+  const [add, setAdd] = useState(EMPTY);
+  const [error, setError] = useState<ApiError | Error | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    getJson<LocationState>('/api/v1/location').then((a) => setLoc(a.data), setError);
+  }, []);
+  const send = async (body: unknown, done: string) => {
+    setError(null);
+    setNote(null);
+    try {
+      setLoc(await postJson<LocationState>('/api/v1/location', body));
+      setNote(done);
+      return true;
+    } catch (e) {
+      setError(e as Error);
+      return false;
+    }
+  };
+  const fieldErr = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : null);
+  if (!loc) return <p class="muted">{error ? errorText(error) : 'Loading…'}</p>;
+  const r = loc.resolved;
+  return (
+    <div class="location">
+      <p data-resolved>
+        Tracking from <b class="num">{r.lat.toFixed(4)}°, {r.lon.toFixed(4)}°, {r.alt_m} m</b> ({r.source === 'gps' ? 'GPS fix' : 'manual profile'})
+      </p>
+      <p class="muted">
+        GPS: {loc.gps.fix ? `fix ${age((loc.gps.age_s ?? 0) * 1000)} old, ${loc.gps.fresh ? 'fresh' : 'stale (over 10 min): the manual profile is used'}` : 'no fix'}
+      </p>
+      <label class="row">
+        Source
+        <select value={loc.state.source_mode} onChange={(e) => send({ source_mode: (e.target as HTMLSelectElement).value }, 'Source changed')} data-source-mode>
+          <option value="manual">manual profile</option>
+          <option value="gps">GPS (fresh fix, else the manual profile)</option>
+        </select>
+      </label>
+      {error && (
+        <p class="banner bad" role="alert">
+          {errorText(error)}
+        </p>
+      )}
+      {note && (
+        <p class="ok" role="status">
+          {note}
+        </p>
+      )}
+      <div class="scroll">
+        <table data-profiles>
+          <thead>
+            <tr>
+              <th>Profile</th>
+              <th>Lat, lon, alt</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {loc.state.profiles.map((p) => {
+              const selected = p.id === loc.state.selected_profile_id;
+              return (
+                <tr key={p.id} data-profile={p.id}>
+                  <td>
+                    {p.name} <span class="muted">({p.id})</span> {selected && <span class="badge ok">selected</span>}
+                  </td>
+                  <td class="num">
+                    {p.point.lat}°, {p.point.lon}°, {p.point.alt_m} m
+                  </td>
+                  <td class="row">
+                    {!selected && (
+                      <button type="button" onClick={() => send({ selected_profile_id: p.id }, `Selected ${p.name}`)}>
+                        Select
+                      </button>
+                    )}
+                    {!selected && <ConfirmButton label="Remove" confirmLabel={`remove ${p.name}`} action={() => send({ remove_profile_id: p.id }, `Removed ${p.name}`)} />}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <form
+        class="add-profile"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const body = { add_profile: { id: add.id, name: add.name, point: { lat: num(add.lat), lon: num(add.lon), alt_m: num(add.alt_m) } }, selected_profile_id: add.id };
+          if (await send(body, `Added and selected ${add.name}`)) setAdd(EMPTY);
+        }}
+      >
+        <h3>Add a profile (and select it)</h3>
+        <div class="fields">
+          {ADD_FIELDS.map(([k, label, path]) => (
+            <div class="field" key={k}>
+              <label for={`loc-${k}`}>{label}</label>
+              <input id={`loc-${k}`} value={add[k]} inputMode={k === 'id' || k === 'name' ? undefined : 'decimal'} aria-describedby={fieldErr(path) ? `loc-${k}-err` : undefined} onInput={(e) => setAdd({ ...add, [k]: (e.target as HTMLInputElement).value })} />
+              {fieldErr(path) && (
+                <div class="field-error" id={`loc-${k}-err`} data-field-error={path}>
+                  {fieldErr(path)}
+                </div>
+              )}
+            </div>
+          ))}
+        </div>
+        <button type="submit" class="primary">
+          Add and select
+        </button>
+      </form>
+    </div>
+  );
+}
