@@ -35,6 +35,24 @@ function ring(arcs, indexes) {
   return out;
 }
 
+/**
+ * Natural Earth closes rings that cross the antimeridian with an edge from lon 180 to −180
+ * (Russia, Fiji): flat, that edge runs across the whole map. Such a ring is cut at each jump
+ * into pieces that each stay on one side; closing a piece runs along the map's edge instead.
+ */
+function splitAtAntimeridian(points) {
+  const pieces = [[points[0]]];
+  for (let i = 1; i < points.length; i++) {
+    if (Math.abs(points[i][0] - points[i - 1][0]) > 180) pieces.push([]);
+    pieces[pieces.length - 1].push(points[i]);
+  }
+  if (pieces.length === 1) return pieces;
+  // The ring is cyclic: its last piece continues into its first.
+  const last = pieces.pop();
+  pieces[0] = [...last, ...pieces[0]];
+  return pieces;
+}
+
 function area(points) {
   let a = 0;
   for (let i = 0, j = points.length - 1; i < points.length; j = i++) a += (points[j][0] - points[i][0]) * (points[j][1] + points[i][1]);
@@ -85,7 +103,7 @@ export function outlinePath(topo, tol = TOLERANCE_DEG, minArea = MIN_RING_AREA_D
     const polys = g.type === 'Polygon' ? [g.arcs] : g.type === 'MultiPolygon' ? g.arcs : [];
     for (const poly of polys) {
       for (const idx of poly) {
-        const r = ring(arcs, idx);
+        for (const r of splitAtAntimeridian(ring(arcs, idx))) {
         if (area(r) < minArea) continue;
         const s = simplify(r, tol);
         if (s.length < 4) continue;
@@ -105,6 +123,7 @@ export function outlinePath(topo, tol = TOLERANCE_DEG, minArea = MIN_RING_AREA_D
         });
         d += 'z';
         [cx, cy] = start; // after z the pen is back at the ring's start
+        }
       }
     }
   }

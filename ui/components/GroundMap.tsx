@@ -16,8 +16,8 @@ const GRATICULE = (() => {
 
 /**
  * Ground track on a world map (equirectangular, Natural Earth 1:110m land): the track, the
- * satellite now, the station, and the station's footprint for the satellite's altitude (where
- * the satellite is above the station's horizon).
+ * satellite now, the station, and the station's footprint: `footprintKm` is its ground radius
+ * (footprintRadiusKm of the satellite's height), inside which the satellite is above the horizon.
  */
 export function GroundMap(props: {
   track: ReadonlyArray<LatLonDeg>;

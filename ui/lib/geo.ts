@@ -38,6 +38,9 @@ export function footprintHalfAngle(altKm: number): number {
   return Math.acos(EARTH_RADIUS_KM / (EARTH_RADIUS_KM + Math.max(0, altKm))) * DEG;
 }
 
+/** Ground radius (km, along the surface) of that area: ~2,250 km for the ISS. */
+export const footprintRadiusKm = (altKm: number): number => (footprintHalfAngle(altKm) * RAD) * EARTH_RADIUS_KM;
+
 /** The point `angleDeg` of arc from `from` along initial bearing `bearingDeg` (spherical Earth). */
 export function destination(from: LatLon, angleDeg: number, bearingDeg: number): LatLon {
   const f1r = from.lat * RAD;
@@ -49,11 +52,11 @@ export function destination(from: LatLon, angleDeg: number, bearingDeg: number):
 }
 
 /**
- * The station's footprint for a satellite at `altKm`: the small circle of `n` points around the
- * station inside which that satellite is above the horizon, closed, as antimeridian-safe lines.
+ * A footprint of `radiusKm` (see footprintRadiusKm) around the station: the small circle of `n`
+ * points inside which the satellite is above the horizon, closed, as antimeridian-safe lines.
  */
-export function footprintLines(station: LatLon, altKm: number, n = 72): string[] {
-  const a = footprintHalfAngle(altKm);
+export function footprintLines(station: LatLon, radiusKm: number, n = 72): string[] {
+  const a = (radiusKm / EARTH_RADIUS_KM) * DEG;
   const ring: LatLon[] = [];
   for (let k = 0; k <= n; k++) ring.push(destination(station, a, (360 * k) / n));
   return trackLines(ring);

@@ -10,6 +10,7 @@ import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import type { SystemState } from '../components/useStationState';
 import { deg, km, mhz } from '../lib/format';
+import { footprintRadiusKm } from '../lib/geo';
 import { passClock, positionAt } from '../lib/pass';
 import { age, clock, countdown, day, zoneLabel, type Zone } from '../lib/time';
 import './home.css';
@@ -79,7 +80,7 @@ function Selected({ pass, zone, station, now }: { pass: PassRow; zone: Zone; sta
             track={track}
             now={track[0] ?? null}
             station={station}
-            footprintKm={track[0]?.alt_km ?? null}
+            footprintKm={track[0] ? footprintRadiusKm(track[0].alt_km) : null}
             label={`Ground track of ${pass.name} for the next 100 minutes, with the station's footprint`}
           />
         )}
