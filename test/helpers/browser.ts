@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type TestServer } from './server.js';
@@ -74,4 +75,22 @@ export async function horizontalOverflow(page: Page): Promise<number> {
 export function startUiServer(opts: { now?: string; clock?: Clock; config?: Partial<Config>; dataDir?: string } = {}): Promise<TestServer> {
   const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
   return startServer({ ...opts, config: { uiDir, ...opts.config } });
+}
+
+/**
+ * The real server and one Chromium for a describe block: registers its before/after hooks and
+ * returns the handles (filled in once `before` has run). `setup` runs on the server first.
+ */
+export function serverAndBrowser(opts: Parameters<typeof startUiServer>[0], setup?: (s: TestServer) => Promise<unknown>): { s: TestServer; browser: Browser } {
+  const env = {} as { s: TestServer; browser: Browser };
+  before(async () => {
+    env.s = await startUiServer(opts);
+    await setup?.(env.s);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.s?.stop();
+  });
+  return env;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launch, openPage, screenshot, startUiServer } from '../helpers/browser.js';
+import { browserSkipReason, openPage, screenshot, serverAndBrowser } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 
 // The station view (/) on the real server in Debian's Chromium.
@@ -19,20 +19,11 @@ async function open(browser: Browser, s: TestServer, width = 1280, height = 800)
 const rowIds = (page: Page) => page.locator('[data-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-row')!));
 
 describe('station view', { skip }, () => {
-  let s: TestServer;
-  let browser: Browser;
-  before(async () => {
-    s = await startUiServer({ now: NOW });
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await s?.stop();
-  });
+  const env = serverAndBrowser({ now: NOW });
 
   it('lists the next 24 h of passes with guidance, and draws the selected pass and ground track', async () => {
-    const { context, page, problems } = await open(browser, s);
-    const api = (await s.get('/api/v1/passes?hours=24&include_ongoing=true')).body.items;
+    const { context, page, problems } = await open(env.browser, env.s);
+    const api = (await env.s.get('/api/v1/passes?hours=24&include_ongoing=true')).body.items;
     assert.equal(await page.locator('[data-row]').count(), api.length);
     const iss = page.locator('[data-row="iss"]').first();
     assert.match(await iss.innerText(), /437\.\d{3} FM/);
@@ -66,35 +57,35 @@ describe('station view', { skip }, () => {
   });
 
   it('filters by minimum elevation and widens to all satellites', async () => {
-    await s.post('/api/v1/settings/pass-filter', { pass_profile: 'IssOnly' });
-    const { context, page, problems } = await open(browser, s);
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'IssOnly' });
+    const { context, page, problems } = await open(env.browser, env.s);
     assert.deepEqual([...new Set(await rowIds(page))], ['iss'], 'the pass filter applies');
     await page.locator('[data-all]').check();
     await page.waitForFunction(() => new Set(Array.from(document.querySelectorAll('[data-row]'), (e) => e.getAttribute('data-row'))).size > 1);
     const all = await page.locator('[data-row]').count();
     await page.locator('[data-min-el]').selectOption('30');
     await page.waitForFunction((n) => document.querySelectorAll('[data-row]').length < n, all);
-    const api = (await s.get('/api/v1/passes?hours=24&include_ongoing=true&include_all_sats=true&min_max_el=30')).body.items;
+    const api = (await env.s.get('/api/v1/passes?hours=24&include_ongoing=true&include_all_sats=true&min_max_el=30')).body.items;
     assert.equal(await page.locator('[data-row]').count(), api.length);
-    await s.post('/api/v1/settings/pass-filter', { pass_profile: 'All' });
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All' });
     assert.deepEqual(problems.errors, []);
     await context.close();
   });
 
   it('follows a new location: after adding and selecting a profile far away the passes change', async () => {
-    const { context, page } = await open(browser, s);
+    const { context, page } = await open(env.browser, env.s);
     await page.locator('[data-row="iss"]').first().getByRole('button').click();
     const before = await page.locator('[data-row="iss"]').first().innerText();
-    const r = await s.post('/api/v1/location', { add_profile: { id: 'sydney', name: 'Sydney', point: { lat: -33.8688, lon: 151.2093, alt_m: 58 } }, selected_profile_id: 'sydney' });
+    const r = await env.s.post('/api/v1/location', { add_profile: { id: 'sydney', name: 'Sydney', point: { lat: -33.8688, lon: 151.2093, alt_m: 58 } }, selected_profile_id: 'sydney' });
     assert.equal(r.status, 200);
-    await s.app.services.orbit.table.ready();
+    await env.s.app.services.orbit.table.ready();
     await page.reload();
     // The last list shows at once from the device's copy; the new one replaces it when it comes.
     await page.waitForFunction((b) => (document.querySelector('[data-row="iss"]') as HTMLElement | null)?.innerText !== b, before, { timeout: 20_000 });
     const after = await page.locator('[data-row="iss"]').first().innerText();
     assert.notEqual(after, before, 'the next ISS pass differs for Sydney');
     await screenshot(page, 'home-sydney-1280x800');
-    await s.post('/api/v1/location', { selected_profile_id: 'default' });
+    await env.s.post('/api/v1/location', { selected_profile_id: 'default' });
     await context.close();
   });
 });

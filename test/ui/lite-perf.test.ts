@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, it } from 'node:test';
 import { systemClock } from '../../src/util/clock.js';
-import { browserSkipReason, launch, openPage, startUiServer } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
+import { browserSkipReason, openPage, serverAndBrowser } from '../helpers/browser.js';
 
 // Issue 9 budgets for /lite on a slow CPU (Chromium's 6× CPU throttling): the first useful
 // frame (focus name and countdown) within 1.5 s, and between polls no work but the one-second
@@ -14,20 +12,12 @@ const FIRST_FRAME_BUDGET_MS = 1500;
 const skip = browserSkipReason() ?? false;
 
 describe('/lite on a 6× slower CPU', { skip }, () => {
-  let s: TestServer;
-  let browser: Browser;
-  before(async () => {
-    s = await startUiServer({ clock: systemClock });
+  const env = serverAndBrowser({ clock: systemClock }, async (s) => {
     await s.get('/api/v1/lite/snapshot'); // the pass table is built: measure the page, not the first boot
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await s?.stop();
   });
 
   it('shows its first useful frame, then idles but for the one-second tick', async () => {
-    const { context, page, problems } = await openPage(browser, { width: 480, height: 320 });
+    const { context, page, problems } = await openPage(env.browser, { width: 480, height: 320 });
     // Count animation frames and DOM updates from the first script on.
     await page.addInitScript(() => {
       const w = window as unknown as { __raf: number; __mutations: number; __firstFrame: number };
@@ -48,7 +38,7 @@ describe('/lite on a 6× slower CPU', { skip }, () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     await cdp.send('Performance.enable');
-    await page.goto(s.base + '/lite');
+    await page.goto(env.s.base + '/lite');
     await page.locator('[data-countdown]').waitFor();
     await page.locator('[data-focus-name]').waitFor();
     await page.waitForTimeout(200);
@@ -76,7 +66,7 @@ describe('/lite on a 6× slower CPU', { skip }, () => {
     const updatesPerS = (w1.mutations - w0.mutations) / WINDOW_S;
     console.log(`/lite first useful frame at 6× CPU throttling: ${firstFrame.toFixed(0)} ms (budget ${FIRST_FRAME_BUDGET_MS} ms; in the DOM at ${dom.toFixed(0)} ms, first contentful paint ${fcp.toFixed(0)} ms)`);
     console.log(
-      `# /lite between polls at 6× throttling: main thread busy ${busyMsPerS.toFixed(1)} ms/s (script ${scriptMsPerS.toFixed(1)} ms/s), ` +
+      `/lite between polls at 6× throttling: main thread busy ${busyMsPerS.toFixed(1)} ms/s (script ${scriptMsPerS.toFixed(1)} ms/s), ` +
         `${updatesPerS.toFixed(1)} DOM mutation batches/s, ${w1.raf - w0.raf} animation frames requested (budget: one tick per second, no animation loop)`,
     );
     assert.equal(w1.raf - w0.raf, 0, 'no animation loop');

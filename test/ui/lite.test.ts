@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { systemClock } from '../../src/util/clock.js';
-import { browserSkipReason, launch, openPage, screenshot, startUiServer } from '../helpers/browser.js';
+import { browserSkipReason, openPage, screenshot, serverAndBrowser, startUiServer } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 
 // /lite and /lite/settings as a ham uses them, on the real server and Debian's Chromium.
@@ -20,19 +20,10 @@ async function openLite(browser: Browser, s: TestServer, path = '/lite', size = 
 }
 
 describe('/lite and /lite/settings', { skip }, () => {
-  let s: TestServer;
-  let browser: Browser;
-  before(async () => {
-    s = await startUiServer({ now: NOW });
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await s?.stop();
-  });
+  const env = serverAndBrowser({ now: NOW });
 
   it('shows a new user the ISS with a ticking countdown, sky plot, the pair to tune and an invitation', async () => {
-    const { context, page, problems } = await openLite(browser, s);
+    const { context, page, problems } = await openLite(env.browser, env.s);
     assert.match(await text(page, '[data-focus-name]'), /ISS/);
     const before = await text(page, '[data-countdown]');
     await page.clock.runFor(2000);
@@ -51,8 +42,8 @@ describe('/lite and /lite/settings', { skip }, () => {
   });
 
   it('changes the tracked set on /lite/settings and shows it on /lite', async () => {
-    const { context, page, problems } = await openPage(browser, { width: 800, height: 480 });
-    await page.goto(s.base + '/lite/settings');
+    const { context, page, problems } = await openPage(env.browser, { width: 800, height: 480 });
+    await page.goto(env.s.base + '/lite/settings');
     await page.locator('input[type=search]').fill('so-50');
     await page.locator('[data-sat="so-50"]').check();
     await page.locator('input[type=search]').fill('AO-91');
@@ -61,10 +52,10 @@ describe('/lite and /lite/settings', { skip }, () => {
     await page.locator('[data-saved]').waitFor();
     assert.match(await text(page, '[data-saved]'), /SO-50/);
     await screenshot(page, 'lite-settings-saved-800x480');
-    const saved = await s.get('/api/v1/settings/lite');
+    const saved = await env.s.get('/api/v1/settings/lite');
     assert.deepEqual(saved.body.state, { tracked_sat_ids: ['iss', 'so-50', 'ao-91'], setup_complete: true });
     await page.clock.install({ time: Date.parse(NOW) });
-    await page.goto(s.base + '/lite');
+    await page.goto(env.s.base + '/lite');
     await page.locator('[data-countdown]').waitFor();
     const passes = await page.locator('[data-pass]').evaluateAll((els) => els.map((e) => e.getAttribute('data-pass')));
     assert.ok(passes.some((p) => p === 'so-50' || p === 'ao-91'), `next passes include the new satellites: ${passes}`);
@@ -74,10 +65,10 @@ describe('/lite and /lite/settings', { skip }, () => {
   });
 
   it('shows the API message inline when more than 8 satellites are chosen, and saves nothing', async () => {
-    const { context, page } = await openPage(browser, { width: 480, height: 320 });
-    await page.goto(s.base + '/lite/settings');
+    const { context, page } = await openPage(env.browser, { width: 480, height: 320 });
+    await page.goto(env.s.base + '/lite/settings');
     await page.locator('[data-sat]').first().waitFor();
-    const before = (await s.get('/api/v1/settings/lite')).body.state.tracked_sat_ids;
+    const before = (await env.s.get('/api/v1/settings/lite')).body.state.tracked_sat_ids;
     const unchecked = await page.locator('[data-sat]:not(:checked)').evaluateAll((els) => els.map((e) => e.getAttribute('data-sat')!));
     for (const id of unchecked.slice(0, 9 - before.length)) await page.locator(`[data-sat="${id}"]`).check();
     assert.match(await text(page, '[data-count]'), /9 of 8/);
@@ -85,12 +76,12 @@ describe('/lite and /lite/settings', { skip }, () => {
     await page.locator('[data-error]').waitFor();
     assert.match(await text(page, '[data-error]'), /at most 8 tracked satellites/);
     await screenshot(page, 'lite-settings-limit-480x320');
-    assert.deepEqual((await s.get('/api/v1/settings/lite')).body.state.tracked_sat_ids, before);
+    assert.deepEqual((await env.s.get('/api/v1/settings/lite')).body.state.tracked_sat_ids, before);
     await context.close();
   });
 
   it('makes a tapped pass the focus', async () => {
-    const { context, page, problems } = await openLite(browser, s, '/lite', { width: 800, height: 480 });
+    const { context, page, problems } = await openLite(env.browser, env.s, '/lite', { width: 800, height: 480 });
     const focus = await text(page, '[data-focus-name]');
     const other = page.locator('[data-pass]:not([data-pass="iss"])').first();
     const satId = await other.getAttribute('data-pass');
@@ -104,7 +95,7 @@ describe('/lite and /lite/settings', { skip }, () => {
   });
 
   it('switches to night mode and remembers it on this device', async () => {
-    const { context, page } = await openLite(browser, s);
+    const { context, page } = await openLite(env.browser, env.s);
     await page.getByRole('button', { name: 'Night' }).click();
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('night')), true);
     await page.reload();
@@ -120,7 +111,7 @@ describe('/lite and /lite/settings', { skip }, () => {
 
   it('keeps the last data with its age when the appliance stops answering, stale from 12 h, reference only from 24 h', async () => {
     const own = await startUiServer({ now: NOW });
-    const { context, page } = await openPage(browser, { width: 800, height: 480 });
+    const { context, page } = await openPage(env.browser, { width: 800, height: 480 });
     await page.clock.install({ time: Date.parse(NOW) });
     await page.goto(own.base + '/lite');
     await page.locator('[data-countdown]').waitFor();
@@ -144,7 +135,7 @@ describe('/lite and /lite/settings', { skip }, () => {
 
   it('reloads from the service worker with the last data when the appliance is gone', async () => {
     const own = await startUiServer({ clock: systemClock });
-    const { context, page } = await openPage(browser, { width: 800, height: 480, serviceWorkers: 'allow' });
+    const { context, page } = await openPage(env.browser, { width: 800, height: 480, serviceWorkers: 'allow' });
     await page.goto(own.base + '/lite');
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     await page.reload(); // now controlled: the shell and the snapshot pass through the worker
