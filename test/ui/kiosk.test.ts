@@ -5,7 +5,8 @@ import { defaultRadioSession, defaultRadioStatus, type RadioSession } from '../.
 import type { FixedClock } from '../../src/util/clock.js';
 import { browserSkipReason, horizontalOverflow, launch, openPage, screenshot, startUiServer, type PageProblems } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
-import { footprintRadiusKm, groundAt, type Ground } from '../../ui/components/kiosk/ground.js';
+import { groundAt, type Ground } from '../../ui/components/kiosk/ground.js';
+import { footprintRadiusKm } from '../../ui/lib/geo.js';
 import { TIMING, livePass, rotate } from '../../ui/components/kiosk/rotation.js';
 
 // /kiosk-rotator on the real server and Debian's Chromium: scenes, rotation, the live-pass

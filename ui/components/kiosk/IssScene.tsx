@@ -2,7 +2,8 @@ import { GroundMap } from '../GroundMap';
 import { compass, deg } from '../../lib/format';
 import { clock, countdown, zoneLabel, type Zone } from '../../lib/time';
 import { passClock } from '../../lib/pass';
-import { footprintRadiusKm, groundAt, type Ground } from './ground';
+import { footprintRadiusKm } from '../../lib/geo';
+import { groundAt, type Ground } from './ground';
 import type { LiteSnapshot, PassItem, TrackPoint } from './types';
 
 /**

@@ -2,11 +2,6 @@ import type { TrackPoint } from './types';
 
 // Ground-track geometry for the ISS scene, pure.
 
-const EARTH_KM = 6371;
-
-/** Radius of the circle on the ground from which a satellite at `altKm` is above the horizon. */
-export const footprintRadiusKm = (altKm: number) => EARTH_KM * Math.acos(EARTH_KM / (EARTH_KM + altKm));
-
 export type Ground = TrackPoint & { lat_deg: number; lon_deg: number };
 
 /** The sub-satellite point at `t`, between the two path samples around it (longitude the short way). */
