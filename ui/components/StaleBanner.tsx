@@ -1,4 +1,5 @@
 import { staleness } from '../lib/stale';
+import type { Poll } from './usePoll';
 import { age } from '../lib/time';
 
 /** Says when the data shown is old or the appliance is not answering; nothing while all is well. */
@@ -44,5 +45,16 @@ export function ElementAge(props: { ageH: number | null | undefined; origin?: st
       elements {age(props.ageH * 3_600_000)} old{props.origin ? ` (${props.origin})` : ''}
       {tone === 'bad' ? ': refresh before trusting AOS times' : ''}
     </span>
+  );
+}
+
+/** A page with no data yet: the reason if the appliance did not answer, else a plain wait. */
+export function Waiting(props: { class: string; poll: Poll<unknown>; now: number }) {
+  const { poll } = props;
+  return (
+    <div class={props.class}>
+      <StaleBanner receivedAt={poll.receivedAt} offline={poll.offline} error={poll.error} now={props.now} />
+      <p class="waiting">Waiting for the appliance…</p>
+    </div>
   );
 }

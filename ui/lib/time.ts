@@ -14,6 +14,9 @@ export interface Zone {
 
 export const UTC: Zone = { name: 'UTC', offsetMinutes: 0 };
 
+/** The zone of a lite snapshot's `timezone` block (formatted without Intl, see above). */
+export const snapshotZone = (tz: { display_timezone: string; utc_offset_minutes: number }): Zone => ({ name: tz.display_timezone, offsetMinutes: tz.utc_offset_minutes });
+
 type Kind = 'time' | 'seconds' | 'day';
 const OPTIONS: Record<Kind, Intl.DateTimeFormatOptions> = {
   time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },

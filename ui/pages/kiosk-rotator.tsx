@@ -6,11 +6,11 @@ import { AprsScene, RadioScene, UpcomingScene } from '../components/kiosk/scenes
 import type { DeveloperOverrides, KioskSystemState, LiteSnapshot, PassesAnswer, TrackPoint } from '../components/kiosk/types';
 import { mount } from '../components/mount';
 import type { Recommendation } from '../components/Tune';
-import { StaleBanner } from '../components/StaleBanner';
+import { StaleBanner, Waiting } from '../components/StaleBanner';
 import { usePoll, type Poll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
-import { age, clock, zoneLabel, type Zone } from '../lib/time';
+import { age, clock, snapshotZone, zoneLabel } from '../lib/time';
 import './kiosk-rotator.css';
 
 // The unattended kiosk: full screen, one scene at a time, readable from three metres. No
@@ -93,15 +93,8 @@ function Page() {
   const scene: Scene = forced ?? (live ? 'pass' : rot.current.scene);
   const issPath = usePoll<{ items: TrackPoint[] }>(scene === 'iss' && s?.iss.state.mode !== 'video' ? ISS_PATH_URL : null, TIMING.issPathPoll);
 
-  if (!s) {
-    return (
-      <div class="kiosk">
-        <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
-        <p class="k-empty">Waiting for the appliance…</p>
-      </div>
-    );
-  }
-  const zone: Zone = { name: s.timezone.display_timezone, offsetMinutes: s.timezone.utc_offset_minutes };
+  if (!s) return <Waiting class="kiosk" poll={snap} now={now} />;
+  const zone = snapshotZone(s.timezone);
   const view = scene === 'pass' ? passView(s, sys.data, wantSat, live) : null;
   const phase = o?.simulate_pass_phase ?? null;
   const simT = phase && view?.pass ? Date.parse(view.pass.aos) + PHASE_FRACTION[phase] * (Date.parse(view.pass.los) - Date.parse(view.pass.aos)) : null;

@@ -3,7 +3,7 @@ import type { LiteSnapshot } from '../../src/station/lite-snapshot';
 import { mount } from '../components/mount';
 import { NightToggle } from '../components/NightToggle';
 import { SkyPlot } from '../components/SkyPlot';
-import { ElementAge, StaleBanner } from '../components/StaleBanner';
+import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
@@ -12,7 +12,7 @@ import { compass, deg, km, shortName } from '../lib/format';
 import { passClock, positionAt } from '../lib/pass';
 import { staleness } from '../lib/stale';
 import { aprsLine, radioLine } from '../lib/summaries';
-import { clock, countdown, zoneLabel, type Zone } from '../lib/time';
+import { clock, countdown, snapshotZone, zoneLabel } from '../lib/time';
 import './lite.css';
 
 /** Snapshot poll: the server caches it 15 s; 5 s keeps a tapped focus and pass edges prompt. */
@@ -33,15 +33,8 @@ function Page() {
     setFocus(satId);
     history.replaceState(null, '', `?sat_id=${encodeURIComponent(satId)}`);
   };
-  if (!s) {
-    return (
-      <div class="lite">
-        <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
-        <p class="loading">Waiting for the appliance…</p>
-      </div>
-    );
-  }
-  const zone: Zone = { name: s.timezone.display_timezone, offsetMinutes: s.timezone.utc_offset_minutes };
+  if (!s) return <Waiting class="lite" poll={snap} now={now} />;
+  const zone = snapshotZone(s.timezone);
   const reference = staleness(snap.receivedAt, now, snap.offline) === 'reference';
   const pass = s.focusPass;
   const pc = pass ? passClock(pass, now) : null;
