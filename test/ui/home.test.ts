@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, openPage, screenshot, serverAndBrowser } from '../helpers/browser.js';
+import { browserSkipReason, horizontalOverflow, openPage, screenshot, serverAndBrowser } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 
 // The station view (/) on the real server in Debian's Chromium.
 
 const NOW = '2026-08-22T12:00:00Z';
+/** Rows the page shows before "Show more" (PAGE_ROWS in ui/pages/home.tsx). */
+const PAGE_ROWS = 30;
 const skip = browserSkipReason() ?? false;
 
 async function open(browser: Browser, s: TestServer, width = 1280, height = 800) {
@@ -17,15 +19,29 @@ async function open(browser: Browser, s: TestServer, width = 1280, height = 800)
   return o;
 }
 const rowIds = (page: Page) => page.locator('[data-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-row')!));
+/** Clicks "Show more" until a row matching `sel` is listed. */
+async function reveal(page: Page, sel: string) {
+  while (!(await page.locator(sel).count())) await page.locator('[data-more]').click();
+  return page.locator(sel).first();
+}
+/** Waits until the table lists exactly the first PAGE_ROWS passes of this API query, in order. */
+async function showsApi(page: Page, s: TestServer, query: string) {
+  const api: Array<{ sat_id: string; max_el_deg: number }> = (await s.get('/api/v1/passes?hours=24&include_ongoing=true' + query)).body.items;
+  const ids = api.slice(0, PAGE_ROWS).map((p) => p.sat_id).join();
+  await page.waitForFunction((want) => Array.from(document.querySelectorAll('[data-row]'), (e) => e.getAttribute('data-row')).join() === want, ids);
+  return api;
+}
 
 describe('station view', { skip }, () => {
   const env = serverAndBrowser({ now: NOW });
 
   it('lists the next 24 h of passes with guidance, and draws the selected pass and ground track', async () => {
     const { context, page, problems } = await open(env.browser, env.s);
-    const api = (await env.s.get('/api/v1/passes?hours=24&include_ongoing=true')).body.items;
-    assert.equal(await page.locator('[data-row]').count(), api.length);
-    const iss = page.locator('[data-row="iss"]').first();
+    const api = await showsApi(page, env.s, '');
+    assert.ok(api.length > PAGE_ROWS, `a full catalogue has many passes (${api.length})`);
+    await page.locator('[data-more]').click();
+    assert.equal(await page.locator('[data-row]').count(), Math.min(api.length, 2 * PAGE_ROWS));
+    const iss = await reveal(page, '[data-row="iss"]');
     assert.match(await iss.innerText(), /437\.\d{3} FM/);
     assert.match(await iss.innerText(), /145\.990 FM/);
     await iss.getByRole('button').click();
@@ -44,6 +60,7 @@ describe('station view', { skip }, () => {
     ]) {
       await page.setViewportSize({ width: w, height: h });
       await page.evaluate(() => window.scrollTo(0, 0));
+      assert.equal(await horizontalOverflow(page), 0, `no horizontal page overflow at ${w}x${h}`);
       await screenshot(page, `home-selected-${w}x${h}`);
     }
     await page.evaluate(() => localStorage.setItem('satstation:night', 'true'));
@@ -61,18 +78,34 @@ describe('station view', { skip }, () => {
     const { context, page, problems } = await open(env.browser, env.s);
     assert.deepEqual([...new Set(await rowIds(page))], ['iss'], 'the pass filter applies');
     await page.locator('[data-all]').check();
-    await page.waitForFunction(() => new Set(Array.from(document.querySelectorAll('[data-row]'), (e) => e.getAttribute('data-row'))).size > 1);
-    const all = await page.locator('[data-row]').count();
+    assert.ok(new Set((await showsApi(page, env.s, '&include_all_sats=true')).map((p) => p.sat_id)).size > 1);
     await page.locator('[data-min-el]').selectOption('30');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-row]').length < n, all);
-    const api = (await env.s.get('/api/v1/passes?hours=24&include_ongoing=true&include_all_sats=true&min_max_el=30')).body.items;
-    assert.equal(await page.locator('[data-row]').count(), api.length);
+    const high = await showsApi(page, env.s, '&include_all_sats=true&min_max_el=30');
+    assert.ok(high.length > 0 && high.every((p) => p.max_el_deg >= 30));
     await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All' });
     assert.deepEqual(problems.errors, []);
     await context.close();
   });
 
+  it('selects a pass by keyboard and stays usable at 200% zoom', async () => {
+    const { context, page, problems } = await openPage(env.browser, { width: 640, height: 400, deviceScaleFactor: 2 });
+    await page.clock.install({ time: Date.parse(NOW) });
+    await page.goto(env.s.base + '/');
+    const second = page.locator('[data-row]').nth(1);
+    await second.waitFor();
+    const name = (await second.getByRole('button').innerText()).trim();
+    await second.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#sel', { hasText: name }).waitFor();
+    assert.equal(await second.getAttribute('aria-selected'), 'true');
+    await page.locator('svg.sky polyline').waitFor();
+    assert.equal(await horizontalOverflow(page), 0, 'no horizontal page overflow at 200% zoom');
+    assert.deepEqual(problems.errors, []);
+    await context.close();
+  });
+
   it('follows a new location: after adding and selecting a profile far away the passes change', async () => {
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'IssOnly' });
     const { context, page } = await open(env.browser, env.s);
     await page.locator('[data-row="iss"]').first().getByRole('button').click();
     const before = await page.locator('[data-row="iss"]').first().innerText();
@@ -86,6 +119,7 @@ describe('station view', { skip }, () => {
     assert.notEqual(after, before, 'the next ISS pass differs for Sydney');
     await screenshot(page, 'home-sydney-1280x800');
     await env.s.post('/api/v1/location', { selected_profile_id: 'default' });
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All' });
     await context.close();
   });
 });

@@ -42,13 +42,18 @@ interface Live {
 type SortKey = 'aos' | 'name' | 'max_el_deg';
 
 const MIN_ELEVATIONS = [0, 10, 20, 30, 45];
+/** Rows shown at first: a full catalogue has hundreds of passes a day, re-rendered every second. */
+const PAGE_ROWS = 30;
 
+/** The embedded recommendation: frequencies in MHz (the column says so), tone, and its label. */
 function Guidance({ r }: { r: Recommendation | null }) {
   if (!r) return <span class="muted">no profile</span>;
   return (
-    <span class="num">
-      ↓{mhz(r.downlink_mhz)} {r.downlink_mode} {r.uplink_mhz != null && `↑${mhz(r.uplink_mhz)} ${r.uplink_mode}`}
-      {r.ctcss_hz != null && ` ${r.ctcss_hz.toFixed(1)} Hz`} <span class="muted">MHz · {r.label}</span>
+    <span class="num tune">
+      <span>↓{mhz(r.downlink_mhz)} {r.downlink_mode}</span>
+      {r.uplink_mhz != null && <span>↑{mhz(r.uplink_mhz)} {r.uplink_mode}</span>}
+      {r.ctcss_hz != null && <span>tone {r.ctcss_hz.toFixed(1)} Hz</span>}
+      <span class="muted">{r.label}</span>
     </span>
   );
 }
@@ -96,6 +101,7 @@ function Page() {
   const [minEl, setMinEl] = useState(0);
   const [sort, setSort] = useState<SortKey>('aos');
   const [selKey, setSelKey] = useState<string | null>(null);
+  const [limit, setLimit] = useState(PAGE_ROWS);
   const passes = usePoll<{ items: PassRow[] }>(`/api/v1/passes?hours=24&include_ongoing=true&min_max_el=${minEl}${all ? '&include_all_sats=true' : ''}`, 60_000, 'home-passes');
   const st = usePoll<SystemState & { location: { lat: number; lon: number } }>('/api/v1/system/state', 30_000, 'system-state');
   const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
@@ -124,7 +130,11 @@ function Page() {
       title="Station"
       status={
         <span class="row small">
-          <ElementAge ageH={fresh?.catalog_epoch_age_h} />
+          {fresh?.catalog_epoch_age_h != null && (
+            <span>
+              tracked set: <ElementAge ageH={fresh.catalog_epoch_age_h} />
+            </span>
+          )}
           {datasets.data && (
             <span class="muted" data-catalog>
               catalog: {datasets.data.catalog.count} satellites, {datasets.data.catalog.origin}
@@ -161,17 +171,18 @@ function Page() {
                   <th>{sortButton('aos', 'AOS')}</th>
                   <th>Length</th>
                   <th>{sortButton('max_el_deg', 'Max el')}</th>
-                  <th>Tune</th>
+                  <th>Tune (MHz)</th>
                 </tr>
               </thead>
               <tbody>
-                {rows.map((p) => {
+                {rows.slice(0, limit).map((p) => {
                   const pc = passClock(p, now);
                   const isSel = selected !== null && key(p) === key(selected);
                   return (
-                    <tr key={key(p)} class={`${pc.tone} ${isSel ? 'sel' : ''}`} aria-selected={isSel} data-row={p.sat_id}>
+                    // The whole row takes a click; its name button is the keyboard's way in (its click bubbles).
+                    <tr key={key(p)} class={`${pc.tone} ${isSel ? 'sel' : ''}`} aria-selected={isSel} data-row={p.sat_id} onClick={() => setSelKey(key(p))}>
                       <td>
-                        <button type="button" class="link" onClick={() => setSelKey(key(p))}>
+                        <button type="button" class="link" aria-current={isSel}>
                           {p.name}
                         </button>
                       </td>
@@ -190,6 +201,11 @@ function Page() {
               </tbody>
             </table>
             {passes.data && rows.length === 0 && <p class="muted">No passes in the next 24 h with these filters.</p>}
+            {rows.length > limit && (
+              <button type="button" onClick={() => setLimit(limit + PAGE_ROWS)} data-more>
+                Show {Math.min(PAGE_ROWS, rows.length - limit)} more ({rows.length - limit} not shown)
+              </button>
+            )}
           </div>
         </section>
         <div class="side">
