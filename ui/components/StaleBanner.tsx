@@ -43,7 +43,7 @@ export function ElementAge(props: { ageH: number | null | undefined; origin?: st
   return (
     <span class={tone} data-element-age>
       elements {age(props.ageH * 3_600_000)} old{props.origin ? ` (${props.origin})` : ''}
-      {tone === 'bad' ? ': refresh before trusting AOS times' : ''}
+      {tone === 'bad' && <span class="hint">: refresh before trusting AOS times</span>}
     </span>
   );
 }
