@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { changes, fieldsOf, fromInput, labelOf, requestSchema, setAt, toInput, type Field } from '../../ui/lib/schema-form.js';
+import { changes, fieldsOf, fitsPattern, fromInput, labelOf, pickFields, requestSchema, setAt, summary, toInput, type Field } from '../../ui/lib/schema-form.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // The settings forms are built from the live /docs: these read the real document.
@@ -37,6 +37,11 @@ describe('schema-form: form fields from the /docs JSON Schema', () => {
     const src = fields('/api/v1/datasets/sources');
     assert.equal(byName(src, 'sources').kind, 'list');
     assert.deepEqual(labelOf('fetch_timeout_ms'), { label: 'Fetch timeout', unit: 'ms' });
+    assert.deepEqual(labelOf('stream_url'), { label: 'Stream URL', unit: null });
+    assert.deepEqual(labelOf('force_iss_video_eligible').label, 'Force ISS video eligible');
+    assert.deepEqual(labelOf('alt_m'), { label: 'Alt', unit: 'm' });
+    assert.deepEqual(labelOf('elevation_deg'), { label: 'Elevation', unit: '°' });
+    assert.deepEqual(labelOf('tone_hz').unit, 'Hz');
     assert.equal(requestSchema(docs, '/api/v1/nothing'), null);
   });
 
@@ -50,13 +55,46 @@ describe('schema-form: form fields from the /docs JSON Schema', () => {
     assert.equal(fromInput(ch, 'seven'), 'seven');
     const list = byName(fields('/api/v1/datasets/sources'), 'sources');
     assert.deepEqual(fromInput(list, 'https://a/x.json\n /tmp/b.tle \n'), ['https://a/x.json', '/tmp/b.tle']);
-    assert.equal(toInput(list, ['a', 'b']), 'a\nb');
+    assert.equal(toInput(list, ['a', 'b']), 'a, b');
+    assert.equal(toInput({ ...list, multiline: true }, ['a', 'b']), 'a\nb');
+    const device = byName(fields('/api/v1/settings/gps'), 'serial_device');
+    assert.equal(fitsPattern(device, '/dev/ttyACM0'), true);
+    assert.equal(fitsPattern(device, 'ttyACM0'), false, 'the pattern is a hint for the input');
   });
 
-  it('sends only what changed, nested objects as partial objects', () => {
+  it('picks, orders, relabels and hides fields; nested objects become groups', () => {
+    const all = fields('/api/v1/settings/gps');
+    const picked = pickFields(all, ['baud_rate', { name: 'serial_device', label: 'Port', help: 'h' }, 'no_such_field']);
+    assert.deepEqual(picked.map((f) => [f.path, f.label, f.unit, f.help]), [
+      ['baud_rate', 'Baud rate', null, undefined],
+      ['serial_device', 'Port', null, 'h'],
+    ]);
+    assert.deepEqual(pickFields(all, undefined, ['bluetooth_address', 'bluetooth_channel']).map((f) => f.path), ['connection_mode', 'serial_device', 'baud_rate']);
+    const loc = fields('/api/v1/location');
+    const add = byName(loc, 'add_profile');
+    assert.equal(add.kind, 'group');
+    const point = add.children!.find((f) => f.name === 'point')!;
+    assert.deepEqual(point.children!.map((f) => [f.path, f.kind, f.label, f.unit, f.min, f.max]), [
+      ['add_profile.point.lat', 'number', 'Lat', null, -90, 90],
+      ['add_profile.point.lon', 'number', 'Lon', null, -180, 180],
+      ['add_profile.point.alt_m', 'number', 'Alt', 'm', -500, 10000],
+    ]);
+    assert.deepEqual(pickFields(loc, ['add_profile.point.lat']).map((f) => f.path), ['add_profile.point.lat'], 'a nested field can be shown on its own');
+    assert.deepEqual(pickFields(loc, ['add_profile'], ['add_profile.name'])[0].children!.map((f) => f.name), ['id', 'point'], 'hidden reaches into groups');
+  });
+
+  it('describes what the server answered for the saved fields', () => {
+    const dev = pickFields(fields('/api/v1/settings/developer-overrides'), undefined).map((f) => ({ ...f, nullLabel: 'not forced' }));
+    const state = { enabled: true, force_scene: null, force_iss_video_eligible: false, show_debug_badge: false };
+    assert.equal(summary(dev, state, ['enabled', 'force_scene', 'force_iss_video_eligible']), 'Enabled: yes · Force scene: not forced · Force ISS video eligible: no');
+    const src = fields('/api/v1/datasets/sources');
+    assert.equal(summary(src, { fetch_timeout_ms: 5000 }, ['fetch_timeout_ms']), 'Fetch timeout: 5000 ms');
+  });
+
+  it('sends only what changed, a changed nested object whole', () => {
     const before = { a: 1, b: { c: 2, d: [1] }, e: 'x' };
     const after = setAt(setAt(before, 'b.c', 3), 'e', 'x');
-    assert.deepEqual(changes(before, after), { b: { c: 3 } });
+    assert.deepEqual(changes(before, after), { b: { c: 3, d: [1] } }, 'the API validates a shallow partial');
     assert.deepEqual(before.b.c, 2, 'setAt copies');
     assert.deepEqual(changes(before, before), {});
   });

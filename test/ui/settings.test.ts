@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launch, openPage, screenshot, startUiServer } from '../helpers/browser.js';
+import { browserSkipReason, horizontalOverflow, launch, openPage, screenshot, startUiServer, VIEWPORTS } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 import { newerCatalog, ommText } from '../catalog/fixtures/catalog-data.js';
 import { body, startSourceServer, status, type SourceServer } from '../catalog/fixtures/source-server.js';
@@ -30,14 +30,26 @@ describe('settings page', { skip }, () => {
     page = o.page;
     errors = o.problems.errors;
     await page.clock.install({ time: Date.parse(NOW) });
-    await page.goto(s.base + '/settings');
-    await page.locator('[data-resolved]').waitFor();
-    await page.locator('[data-form="/api/v1/settings/gps"] select').first().waitFor();
   });
   after(async () => {
     await browser?.close();
     await s?.stop();
     await src?.close();
+  });
+
+  it('loads every group with no console error or failed request', async () => {
+    await page.goto(s.base + '/settings', { waitUntil: 'networkidle' });
+    await page.locator('[data-resolved]').waitFor();
+    for (const form of ['settings/timezone', 'settings/iss-display-mode', 'settings/gps', 'datasets/sources', 'network', 'settings/developer-overrides']) {
+      await page.locator(`[data-form="/api/v1/${form}"] .field`).first().waitFor();
+    }
+    await page.locator('[data-snapshots]').waitFor();
+    await page.locator('[data-catalog-state]').waitFor();
+    assert.deepEqual(errors, []);
+    const unlabelled = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML.slice(0, 80)),
+    );
+    assert.deepEqual(unlabelled, [], 'every input has a label');
   });
 
   it('adds and selects a location profile; the resolved location follows', async () => {
@@ -75,7 +87,7 @@ describe('settings page', { skip }, () => {
     assert.equal((await s.get('/api/v1/settings/timezone')).body.state.display_timezone, 'UTC');
     await tz.locator('input').fill('Europe/Berlin');
     await tz.getByRole('button', { name: 'Save' }).click();
-    await tz.getByText('Saved').waitFor();
+    assert.match(await tz.locator('.saved').innerText(), /Saved · Display timezone: Europe\/Berlin/, "the server's answer is shown");
     assert.equal((await s.get('/api/v1/settings/timezone')).body.state.display_timezone, 'Europe/Berlin');
   });
 
@@ -83,6 +95,9 @@ describe('settings page', { skip }, () => {
     await page.locator('[data-profile="default"]').getByRole('button', { name: 'Select' }).click();
     await page.locator('[data-profile="default"] .badge').waitFor();
     const remove = page.locator('[data-profile="field"]').getByRole('button');
+    await remove.filter({ hasText: 'Remove' }).click();
+    await page.keyboard.press('Escape');
+    await remove.filter({ hasText: /^Remove$/ }).waitFor();
     await remove.filter({ hasText: 'Remove' }).click();
     assert.equal((await s.get('/api/v1/location')).body.state.profiles.length, 2, 'one press does nothing');
     await page.locator('[data-profile="field"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
@@ -95,13 +110,14 @@ describe('settings page', { skip }, () => {
     await gps.locator('select').first().selectOption('serial');
     await gps.getByLabel('Serial device').fill('/dev/ttyACM0');
     await gps.getByRole('button', { name: 'Save' }).click();
-    await gps.getByText('Saved').waitFor();
+    assert.match(await gps.locator('.saved').innerText(), /Connection mode: serial · Serial device: \/dev\/ttyACM0/);
     const st = (await s.get('/api/v1/settings/gps')).body.state;
     assert.equal(st.connection_mode, 'serial');
     assert.equal(st.serial_device, '/dev/ttyACM0');
     await gps.getByLabel('Serial device').fill('ttyACM0');
     await gps.getByRole('button', { name: 'Save' }).click();
     await gps.locator('[data-field-error="serial_device"]').waitFor();
+    assert.match(await gps.getByLabel('Serial device').getAttribute('aria-describedby') ?? '', /serial_device-err/);
     assert.equal((await s.get('/api/v1/settings/gps')).body.state.serial_device, '/dev/ttyACM0');
   });
 
@@ -109,11 +125,16 @@ describe('settings page', { skip }, () => {
     const dev = page.locator('[data-form="/api/v1/settings/developer-overrides"]');
     await dev.getByLabel('Enabled').check();
     await dev.getByLabel('Force scene').selectOption('pass');
-    await dev.getByLabel('Force iss video eligible').selectOption('false');
+    assert.equal(await dev.getByLabel('Force ISS video eligible').locator('option').first().innerText(), 'not forced');
+    await dev.getByLabel('Force ISS video eligible').selectOption('false');
     await dev.getByRole('button', { name: 'Save' }).click();
-    await dev.getByText('Saved').waitFor();
+    await dev.locator('.saved').waitFor();
     const st = (await s.get('/api/v1/settings/developer-overrides')).body.state;
     assert.deepEqual([st.enabled, st.force_scene, st.force_iss_video_eligible, st.force_iss_stream_healthy], [true, 'pass', false, null]);
+    await page.setViewportSize({ width: 800, height: 480 });
+    await dev.locator('.saved').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-overrides-800x480');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await s.post('/api/v1/settings/developer-overrides', { enabled: false });
   });
 
@@ -121,7 +142,7 @@ describe('settings page', { skip }, () => {
     const form = page.locator('[data-form="/api/v1/datasets/sources"]');
     await form.locator('textarea').fill(`${src.base}/amateur.json\n${src.base}/gone.json`);
     await form.getByRole('button', { name: 'Save' }).click();
-    await form.getByText('Saved').waitFor();
+    await form.locator('.saved').waitFor();
     assert.deepEqual((await s.get('/api/v1/datasets/sources')).body.state.sources, [`${src.base}/amateur.json`, `${src.base}/gone.json`]);
     await page.locator('[data-refresh]').click();
     const report = page.locator('[data-refresh-report]');
@@ -129,8 +150,17 @@ describe('settings page', { skip }, () => {
     const text = await report.innerText();
     assert.match(text, /fetched.*amateur\.json: \d+ objects/s);
     assert.match(text, /failed.*gone\.json/s);
+    assert.match(text, /Partly refreshed: \d+ satellites/);
+    await page.locator(`[data-source-state="${src.base}/amateur.json"]`, { hasText: /last success Sat 22 Aug 14:00 (CEST|GMT\+2), \d+ objects/ }).waitFor();
+    await page.locator(`[data-source-state="${src.base}/gone.json"]`, { hasText: 'last error: HTTP 404' }).waitFor();
     await report.scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-refresh-report-1280x800');
+    await page.locator('[data-snapshots] tbody tr', { hasText: 'refresh (datasets/refresh)' }).first().waitFor();
+
+    const clear = page.getByRole('button', { name: 'Clear pass cache' });
+    await clear.click();
+    await page.getByRole('button', { name: 'Confirm: clear and recompute passes' }).click();
+    await page.getByText('Pass cache cleared').waitFor();
   });
 
   it('records a snapshot and lists it', async () => {
@@ -143,16 +173,20 @@ describe('settings page', { skip }, () => {
     assert.deepEqual(unexpected(errors), []);
   });
 
-  it('fits 480×320, 800×480 and 1280×800', async () => {
-    for (const [w, h] of [
-      [480, 320],
-      [800, 480],
-      [1280, 800],
-    ]) {
-      await page.setViewportSize({ width: w, height: h });
+  it('fits 480×320, 800×480, 1280×800 and 200% zoom', async () => {
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
       await page.evaluate(() => window.scrollTo(0, 0));
-      await screenshot(page, `settings-used-${w}x${h}`);
-      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)) <= 0, `${w}×${h}`);
+      await screenshot(page, `settings-${vp.name}`);
+      assert.ok((await horizontalOverflow(page)) <= 0, vp.name);
     }
+    const zoom = await openPage(browser, { width: 640, height: 400, deviceScaleFactor: 2 });
+    await zoom.page.clock.install({ time: Date.parse(NOW) });
+    await zoom.page.goto(s.base + '/settings#catalog', { waitUntil: 'networkidle' });
+    await zoom.page.locator('[data-form="/api/v1/datasets/sources"] textarea').waitFor();
+    await screenshot(zoom.page, 'settings-zoom200-catalog');
+    assert.ok((await horizontalOverflow(zoom.page)) <= 0, '200%');
+    assert.deepEqual(zoom.problems.errors, []);
+    await zoom.context.close();
   });
 });

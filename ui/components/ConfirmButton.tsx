@@ -4,15 +4,27 @@ import { errorText } from '../lib/api';
 /** How long the armed "Confirm" state waits for the second press. */
 export const CONFIRM_WINDOW_MS = 5000;
 
+export interface ConfirmButtonProps {
+  label: string;
+  /** What the armed button says after "Confirm: " (default: the label). */
+  confirmLabel?: string;
+  action: () => Promise<unknown>;
+  /** Shown after the action succeeded, until the next press ("Pass cache cleared"). */
+  done?: string;
+  class?: string;
+  disabled?: boolean;
+}
+
 /**
  * A button for actions that cannot be taken back or that key a transmitter: the first press
- * arms it ("Confirm: …"), a second press within 5 s runs the action; Escape, blur or the
- * timeout disarm it. Shows busy while the action runs and its error if it fails.
+ * arms it ("Confirm: …"), a second press within 5 s runs the action; Escape, leaving the
+ * button or the timeout disarm it, so a stray tap or a key held down never runs it. Busy while
+ * the action runs; its error stays beside the button.
  */
-export function ConfirmButton(props: { label: string; confirmLabel?: string; action: () => Promise<unknown>; class?: string; disabled?: boolean }) {
+export function ConfirmButton(props: ConfirmButtonProps) {
   const [armed, setArmed] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const disarm = () => {
@@ -21,7 +33,7 @@ export function ConfirmButton(props: { label: string; confirmLabel?: string; act
   };
   const press = async () => {
     if (!armed) {
-      setError(null);
+      setOutcome(null);
       setArmed(true);
       timer.current = setTimeout(() => setArmed(false), CONFIRM_WINDOW_MS);
       return;
@@ -30,8 +42,9 @@ export function ConfirmButton(props: { label: string; confirmLabel?: string; act
     setBusy(true);
     try {
       await props.action();
+      if (props.done) setOutcome({ ok: true, text: props.done });
     } catch (e) {
-      setError(errorText(e));
+      setOutcome({ ok: false, text: errorText(e) });
     } finally {
       setBusy(false);
     }
@@ -40,20 +53,20 @@ export function ConfirmButton(props: { label: string; confirmLabel?: string; act
     <span class="confirm">
       <button
         type="button"
-        class={`${props.class ?? ''} ${armed ? 'danger armed' : ''}`}
+        class={`${props.class ?? ''}${armed ? ' danger armed' : ''}`}
         disabled={busy || props.disabled}
-        aria-live="polite"
+        aria-busy={busy || undefined}
+        data-armed={armed || undefined}
         onClick={press}
         onBlur={disarm}
         onKeyDown={(e) => e.key === 'Escape' && disarm()}
       >
         {busy ? `${props.label}…` : armed ? `Confirm: ${props.confirmLabel ?? props.label}` : props.label}
       </button>
-      {error && (
-        <span class="field-error" role="alert">
-          {error}
-        </span>
-      )}
+      {/* Announces the armed state and the outcome to screen readers as well. */}
+      <span class={outcome ? (outcome.ok ? 'ok' : 'field-error') : 'sr-only'} role="status">
+        {outcome ? outcome.text : armed ? 'Press again within 5 seconds to confirm, Escape to cancel' : ''}
+      </span>
     </span>
   );
 }

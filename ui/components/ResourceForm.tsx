@@ -1,32 +1,42 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, postJson } from '../lib/api';
-import { changes, fieldsOf, fromInput, getAt, requestSchema, setAt, toInput, type Field, type JsonSchema } from '../lib/schema-form';
+import { changes, fieldsOf, fitsPattern, fromInput, getAt, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema } from '../lib/schema-form';
 
 // A settings form bound to one resource: its fields come from the resource's schema in /docs,
 // its values from GET `path` ({state}); Save sends only what changed (the API merges partial
-// objects) and shows every error the API names under its field.
+// objects) and shows every error the API names under its field. Used for every flat settings
+// resource (GPS, timezone, developer overrides, catalog sources; radio and APRS later).
 
 let docs: Promise<unknown> | null = null;
-/** /docs is read once per page (it is the same for every form). */
-export const loadDocs = () => (docs ??= getJson<unknown>('/docs').then((a) => a.data));
+/** /docs is read once per page (it is the same for every form); a failed read is retried. */
+export const loadDocs = () =>
+  (docs ??= getJson<unknown>('/docs').then(
+    (a) => a.data,
+    (e) => {
+      docs = null;
+      throw e;
+    },
+  ));
 
 export interface ResourceFormProps {
+  /** The resource: GET answers {state}, POST takes a partial state and answers {state}. */
   path: string;
   title: string;
-  /** Fields to show, in order (default: every field of the schema). */
-  fields?: string[];
-  /** Help under a field, by path. */
-  help?: Record<string, ComponentChildren>;
+  /** Fields to show, in order, by dotted path, with optional label/unit/help (default: every field). */
+  fields?: ReadonlyArray<string | FieldSpec>;
+  /** Fields never shown (dotted paths). */
+  hidden?: readonly string[];
+  /** Text of the null choice of every nullable enum/boolean (default "not set"). */
+  nullLabel?: string;
   /** Suggestions for a text field, by path (a datalist). */
   suggest?: Record<string, readonly string[]>;
-  /** Fields shown as a multi-line text (lists, one item per line). */
-  multiline?: string[];
   onSaved?(state: unknown): void;
+  /** Extra content above the Save button (status of the resource, links). */
   children?: ComponentChildren;
 }
 
-type Status = { kind: 'idle' } | { kind: 'saved' } | { kind: 'error'; error: ApiError | Error };
+type Status = { kind: 'idle' } | { kind: 'saved'; text: string } | { kind: 'error'; error: ApiError | Error };
 
 export function ResourceForm(props: ResourceFormProps) {
   const [schema, setSchema] = useState<JsonSchema | null>(null);
@@ -37,20 +47,21 @@ export function ResourceForm(props: ResourceFormProps) {
   const id = props.path.replace(/\W+/g, '-');
 
   useEffect(() => {
-    loadDocs().then((d) => setSchema(requestSchema(d, props.path)), (e) => setStatus({ kind: 'error', error: e }));
-    getJson<{ state: unknown }>(props.path).then(
-      (a) => {
-        setSaved(a.data.state);
-        setDraft(a.data.state);
-      },
-      (e) => setStatus({ kind: 'error', error: e }),
-    );
+    const fail = (e: Error) => setStatus({ kind: 'error', error: e });
+    loadDocs().then((d) => {
+      const s = requestSchema(d, props.path);
+      s ? setSchema(s) : fail(new Error(`/docs has no request schema for POST ${props.path}`));
+    }, fail);
+    getJson<{ state: unknown }>(props.path).then((a) => {
+      setSaved(a.data.state);
+      setDraft(a.data.state);
+    }, fail);
   }, [props.path]);
 
   const fields = useMemo(() => {
-    const all = schema ? fieldsOf(schema) : [];
-    return props.fields ? props.fields.flatMap((n) => all.filter((f) => f.path === n)) : all;
-  }, [schema, props.fields]);
+    const picked = pickFields(schema ? fieldsOf(schema) : [], props.fields, props.hidden);
+    return props.nullLabel ? picked.map((f) => ({ nullLabel: props.nullLabel, ...f })) : picked;
+  }, [schema, props.fields, props.hidden, props.nullLabel]);
 
   const diff = changes(saved, draft);
   const dirty = Object.keys(diff).length > 0;
@@ -64,7 +75,8 @@ export function ResourceForm(props: ResourceFormProps) {
       const r = await postJson<{ state: unknown }>(props.path, diff);
       setSaved(r.state);
       setDraft(r.state);
-      setStatus({ kind: 'saved' });
+      // What the appliance answered for the sent fields: it may have normalised them.
+      setStatus({ kind: 'saved', text: summary(fields, r.state, Object.keys(diff)) });
       props.onSaved?.(r.state);
     } catch (err) {
       setStatus({ kind: 'error', error: err as Error });
@@ -73,15 +85,12 @@ export function ResourceForm(props: ResourceFormProps) {
     }
   };
 
+  const set = (path: string, v: unknown) => {
+    setDraft(setAt(draft, path, v));
+    if (status.kind === 'saved') setStatus({ kind: 'idle' });
+  };
+
   const input = (f: Field): ComponentChildren => {
-    const fid = `${id}-${f.path}`;
-    const err = fieldError(f.path);
-    const value = getAt(draft, f.path);
-    const set = (v: unknown) => {
-      setDraft(setAt(draft, f.path, v));
-      if (status.kind === 'saved') setStatus({ kind: 'idle' });
-    };
-    const described = err ? `${fid}-err` : undefined;
     if (f.kind === 'group') {
       return (
         <fieldset key={f.path}>
@@ -90,13 +99,19 @@ export function ResourceForm(props: ResourceFormProps) {
         </fieldset>
       );
     }
+    const fid = `${id}-${f.path}`;
+    const err = fieldError(f.path);
+    const value = getAt(draft, f.path);
+    const described = [err && `${fid}-err`, f.help && `${fid}-help`].filter(Boolean).join(' ') || undefined;
+    const suggest = props.suggest?.[f.path];
+    const common = { id: fid, 'aria-describedby': described, 'aria-invalid': err ? true : undefined };
     let control: ComponentChildren;
     if (f.kind === 'boolean') {
-      control = <input id={fid} type="checkbox" checked={value === true} aria-describedby={described} onChange={(e) => set((e.target as HTMLInputElement).checked)} />;
+      control = <input {...common} type="checkbox" checked={value === true} onChange={(e) => set(f.path, (e.target as HTMLInputElement).checked)} />;
     } else if (f.kind === 'enum') {
       control = (
-        <select id={fid} value={toInput(f, value)} aria-describedby={described} onChange={(e) => set(fromInput(f, (e.target as HTMLSelectElement).value))}>
-          {f.nullable && <option value="">not set</option>}
+        <select {...common} value={toInput(f, value)} onChange={(e) => set(f.path, fromInput(f, (e.target as HTMLSelectElement).value))}>
+          {f.nullable && <option value="">{f.nullLabel ?? 'not set'}</option>}
           {f.options!.map((o) => (
             <option key={String(o)} value={String(o)}>
               {typeof o === 'boolean' ? (o ? 'yes' : 'no') : String(o)}
@@ -104,24 +119,26 @@ export function ResourceForm(props: ResourceFormProps) {
           ))}
         </select>
       );
-    } else if (f.kind === 'list' && props.multiline?.includes(f.path)) {
-      control = <textarea id={fid} rows={4} value={toInput(f, value)} aria-describedby={described} onInput={(e) => set(fromInput(f, (e.target as HTMLTextAreaElement).value))} />;
+    } else if (f.kind === 'list' && f.multiline) {
+      control = <textarea {...common} rows={4} value={toInput(f, value)} onInput={(e) => set(f.path, fromInput(f, (e.target as HTMLTextAreaElement).value))} />;
     } else {
       const numeric = f.kind === 'number' || f.kind === 'integer';
-      const list = props.suggest?.[f.path] ? `${fid}-list` : undefined;
       control = (
         <input
-          id={fid}
-          type={numeric ? 'number' : 'text'}
+          {...common}
+          type={numeric ? 'number' : f.secret ? 'password' : 'text'}
           inputMode={numeric ? 'decimal' : undefined}
           step={f.kind === 'integer' ? 1 : 'any'}
           min={f.min}
           max={f.max}
           maxLength={f.maxLength}
-          list={list}
+          // The pattern is a hint (tooltip, amber edge while it does not fit); the API's message decides.
+          title={f.pattern ? `Format: ${f.pattern}` : undefined}
+          class={fitsPattern(f, value) ? undefined : 'mismatch'}
+          list={suggest ? `${fid}-list` : undefined}
+          autoComplete={f.secret ? 'off' : undefined}
           value={toInput(f, value)}
-          aria-describedby={described}
-          onInput={(e) => set(fromInput(f, (e.target as HTMLInputElement).value))}
+          onInput={(e) => set(f.path, fromInput(f, (e.target as HTMLInputElement).value))}
         />
       );
     }
@@ -132,14 +149,18 @@ export function ResourceForm(props: ResourceFormProps) {
           {f.unit && <span class="muted"> ({f.unit})</span>}
         </label>
         {control}
-        {props.suggest?.[f.path] && (
+        {suggest && (
           <datalist id={`${fid}-list`}>
-            {props.suggest[f.path].map((v) => (
+            {suggest.map((v) => (
               <option key={v} value={v} />
             ))}
           </datalist>
         )}
-        {props.help?.[f.path] && <div class="help muted">{props.help[f.path]}</div>}
+        {f.help && (
+          <div class="help muted" id={`${fid}-help`}>
+            {f.help}
+          </div>
+        )}
         {err && (
           <div class="field-error" id={`${fid}-err`} data-field-error={f.path}>
             {err}
@@ -150,7 +171,7 @@ export function ResourceForm(props: ResourceFormProps) {
   };
 
   return (
-    <form class="resource-form" onSubmit={save} data-form={props.path} aria-labelledby={`${id}-title`}>
+    <form class="resource-form" onSubmit={save} data-form={props.path} aria-labelledby={`${id}-title`} noValidate>
       <h3 id={`${id}-title`}>{props.title}</h3>
       {error && (
         <p class="banner bad" role="alert">
@@ -163,13 +184,14 @@ export function ResourceForm(props: ResourceFormProps) {
         <button type="submit" class="primary" disabled={busy || !dirty}>
           {busy ? 'Saving…' : 'Save'}
         </button>
-        {status.kind === 'saved' && !dirty && (
-          <span class="ok" role="status">
-            Saved
-          </span>
-        )}
         {dirty && <span class="muted">unsaved changes</span>}
       </div>
+      {status.kind === 'saved' && !dirty && (
+        <p class="saved" role="status">
+          <span class="ok">Saved</span>
+          {status.text && <span class="muted"> · {status.text}</span>}
+        </p>
+      )}
     </form>
   );
 }

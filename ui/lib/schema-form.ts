@@ -18,13 +18,13 @@ export interface JsonSchema {
 export type FieldKind = 'boolean' | 'enum' | 'number' | 'integer' | 'text' | 'list' | 'group';
 
 export interface Field {
-  /** Dotted path in the resource ("igate.server_port"). */
+  /** Dotted path in the resource ("igate.server_port"), as the API names it in details.fields. */
   path: string;
   name: string;
   kind: FieldKind;
   label: string;
   unit: string | null;
-  /** May be null: enums and booleans then offer "not set". */
+  /** May be null: enums and booleans then offer a "not set" choice. */
   nullable: boolean;
   /** enum values (booleans as a tri-state enum when nullable). */
   options?: Array<string | number | boolean>;
@@ -33,22 +33,35 @@ export interface Field {
   maxLength?: number;
   pattern?: string;
   children?: Field[];
+  help?: string;
+  /** Text of the null choice of a nullable enum ("not forced"). */
+  nullLabel?: string;
+  /** Lists: one item per line (a textarea) instead of comma-separated. */
+  multiline?: boolean;
+  /** Masked input (passcodes, Wi-Fi passwords). */
+  secret?: boolean;
 }
+
+/** What a form may say about a field beyond its schema: label, unit, help and how to show it. */
+export type FieldSpec = { name: string } & Partial<Pick<Field, 'label' | 'unit' | 'help' | 'nullLabel' | 'multiline' | 'secret'>>;
 
 const UNITS: Array<[RegExp, string]> = [
   [/_deg$/, '°'],
   [/_ms$/, 'ms'],
   [/_hz$/, 'Hz'],
-  [/_m$/, 'm'],
   [/_km$/, 'km'],
+  [/_m$/, 'm'],
   [/_s$/, 's'],
 ];
+/** Words a label should not title-case ("Stream URL", not "Stream url"). */
+const ACRONYMS = new Set(['iss', 'url', 'id', 'gps', 'aprs', 'ssid', 'kiss', 'ctcss', 'tcp', 'udp', 'tle', 'omm', 'igate', 'civ', 'ptt', 'cw', 'fm', 'ssb']);
 
-/** "fetch_timeout_ms" → label "Fetch timeout", unit "ms". */
+/** "fetch_timeout_ms" → label "Fetch timeout", unit "ms"; "stream_url" → "Stream URL". */
 export function labelOf(name: string): { label: string; unit: string | null } {
   const hit = UNITS.find(([re]) => re.test(name));
-  const words = (hit ? name.replace(hit[0], '') : name).replace(/_/g, ' ');
-  return { label: words.charAt(0).toUpperCase() + words.slice(1), unit: hit ? hit[1] : null };
+  const words = (hit ? name.replace(hit[0], '') : name).split('_').map((w) => (ACRONYMS.has(w) ? (w === 'igate' ? 'iGate' : w.toUpperCase()) : w));
+  const text = words.join(' ');
+  return { label: text.charAt(0).toUpperCase() + text.slice(1), unit: hit ? hit[1] : null };
 }
 
 /** The request-body schema of `POST path` in an OpenAPI document, or null. */
@@ -59,13 +72,14 @@ export function requestSchema(openapi: unknown, path: string): JsonSchema | null
 
 function fieldOf(name: string, path: string, schema: JsonSchema): Field | null {
   const nullable = !!schema.anyOf?.some((s) => s.type === 'null');
+  // anyOf [{const: ""}, {type: string}] ("empty disables") is a plain text field.
   const s = schema.anyOf?.find((x) => x.type !== 'null' && x.const === undefined) ?? schema;
   const base = { path, name, nullable, ...labelOf(name) };
   if (s.type === 'boolean') return { ...base, kind: nullable ? 'enum' : 'boolean', options: nullable ? [true, false] : undefined };
   if (s.enum) return { ...base, kind: 'enum', options: s.enum.filter((v): v is string | number | boolean => v !== null) };
   if (s.type === 'integer' || s.type === 'number') return { ...base, kind: s.type, min: s.minimum, max: s.maximum };
   if (s.type === 'string') return { ...base, kind: 'text', maxLength: s.maxLength, pattern: s.pattern };
-  if (s.type === 'array' && (s.items?.type === 'string' || s.items?.type === 'integer' || s.items?.type === 'number')) return { ...base, kind: 'list' };
+  if (s.type === 'array' && ['string', 'integer', 'number'].includes(s.items?.type ?? '')) return { ...base, kind: 'list' };
   if (s.type === 'object' && s.properties) return { ...base, kind: 'group', children: fieldsOf(s, path + '.') };
   return null;
 }
@@ -75,6 +89,21 @@ export function fieldsOf(schema: JsonSchema, prefix = ''): Field[] {
   return Object.entries(schema.properties ?? {}).flatMap(([name, s]) => {
     const f = fieldOf(name, prefix + name, s);
     return f ? [f] : [];
+  });
+}
+
+/**
+ * The fields a form shows: `specs` (dotted paths, in order, with their overrides) or every
+ * field, minus `hidden`. A spec naming no schema field is dropped (the schema decides).
+ */
+export function pickFields(all: Field[], specs?: ReadonlyArray<string | FieldSpec>, hidden: readonly string[] = []): Field[] {
+  const flat = (fs: Field[]): Field[] => fs.flatMap((f) => [f, ...flat(f.children ?? [])]);
+  const known = new Map(flat(all).map((f) => [f.path, f]));
+  const list = specs ? specs.map((s) => (typeof s === 'string' ? { name: s } : s)) : all.map((f) => ({ name: f.path }));
+  const prune = (f: Field): Field => ({ ...f, children: f.children?.filter((c) => !hidden.includes(c.path)).map(prune) });
+  return list.flatMap((spec) => {
+    const f = known.get(spec.name);
+    return f && !hidden.includes(f.path) ? [{ ...prune(f), ...spec, name: f.name }] : [];
   });
 }
 
@@ -93,7 +122,7 @@ export function setAt<T>(obj: T, path: string, value: unknown): T {
 /** What an input shows for a value. */
 export function toInput(f: Field, v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (f.kind === 'list') return (v as unknown[]).join(f.name === 'sources' ? '\n' : ', ');
+  if (f.kind === 'list') return (v as unknown[]).join(f.multiline ? '\n' : ', ');
   return String(v);
 }
 
@@ -115,15 +144,38 @@ export function fromInput(f: Field, raw: string): unknown {
   return f.nullable && raw === '' ? null : raw;
 }
 
-/** The fields of `current` that differ from `original` (nested objects as partial objects). */
+/** False when a text value visibly breaks the field's pattern (a hint; the API decides). */
+export function fitsPattern(f: Field, v: unknown): boolean {
+  if (!f.pattern || typeof v !== 'string') return true;
+  try {
+    return new RegExp(f.pattern, 'u').test(v);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The top-level fields of `current` that differ from `original`. A changed nested object is
+ * sent whole: the API validates the body with a shallow partial of the resource's schema.
+ */
 export function changes(original: unknown, current: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const o = (original ?? {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries((current ?? {}) as Record<string, unknown>)) {
-    if (v && typeof v === 'object' && !Array.isArray(v) && o[k] && typeof o[k] === 'object') {
-      const inner = changes(o[k], v);
-      if (Object.keys(inner).length) out[k] = inner;
-    } else if (JSON.stringify(v) !== JSON.stringify(o[k])) out[k] = v;
+    if (JSON.stringify(v) !== JSON.stringify(o[k])) out[k] = v;
   }
   return out;
+}
+
+/** "Connection mode: serial · Serial device: /dev/ttyACM0": what the server now holds for `paths`. */
+export function summary(fields: Field[], state: unknown, paths: string[]): string {
+  const flat = (fs: Field[]): Field[] => fs.flatMap((f) => (f.children ? flat(f.children) : [f]));
+  return flat(fields)
+    .filter((f) => paths.some((p) => f.path === p || f.path.startsWith(p + '.')))
+    .map((f) => {
+      const v = getAt(state, f.path);
+      const shown = v === null ? f.nullLabel ?? 'not set' : f.secret ? '••••' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : toInput(f, v);
+      return `${f.label}: ${shown === '' ? '(empty)' : shown}${f.unit && shown !== '' && v !== null ? ' ' + f.unit : ''}`;
+    })
+    .join(' · ');
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ConfirmButton } from '../ConfirmButton';
 import { ResourceForm } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
@@ -27,10 +27,19 @@ interface Snapshots {
   items: Array<{ id: string; source: string; created_at: string; satellite_count: number }>;
 }
 
+const SOURCE_FIELDS = [
+  { name: 'sources', label: 'Sources', multiline: true, help: 'One per line: http(s) URLs or file paths, TLE or OMM JSON.' },
+  { name: 'fetch_timeout_ms', label: 'Timeout per source' },
+  { name: 'max_bytes', label: 'Largest answer', unit: 'bytes' },
+  { name: 'refresh_cron', label: 'Catalog refresh schedule', help: 'cron syntax, local time of the appliance' },
+  { name: 'status_url', label: 'Operational status URL', help: 'AMSAT status; empty turns the lookup off' },
+  { name: 'status_cron', label: 'Status schedule' },
+];
+
 const TONE: Record<Report['status'], 'ok' | 'warn' | 'bad' | 'idle'> = { fetched: 'ok', 'not-modified': 'ok', held: 'idle', failed: 'bad' };
 
 /** Catalog in use, its sources (edit, refresh now with a per-source report) and the pass cache. */
-export function CatalogSection(props: { zone: Zone; now: number }) {
+export function CatalogSection(props: { zone: Zone; now: number; onRefreshed?(): void }) {
   const ds = usePoll<Datasets>('/api/v1/datasets', 30_000);
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<Refresh | null>(null);
@@ -41,6 +50,7 @@ export function CatalogSection(props: { zone: Zone; now: number }) {
     try {
       setReport(await postJson<Refresh>('/api/v1/datasets/refresh'));
       ds.refresh();
+      props.onRefreshed?.(); // a refresh records a snapshot
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -52,40 +62,27 @@ export function CatalogSection(props: { zone: Zone; now: number }) {
     <div class="catalog">
       {c && (
         <p data-catalog-state>
-          In use: <b>{c.count}</b> satellites, {c.origin}
-          {c.refreshed_at ? `, refreshed ${age(props.now - Date.parse(c.refreshed_at))} ago` : ', never refreshed (the bundled elements)'}
+          In use: <b>{c.count}</b> satellites,{' '}
+          {c.origin === 'bundled' || !c.refreshed_at ? 'the bundled elements (never refreshed)' : `refreshed ${age(props.now - Date.parse(c.refreshed_at))} ago`}
         </p>
       )}
       <div class="row">
-        <button type="button" class="primary" onClick={refresh} disabled={busy} data-refresh>
-          {busy ? 'Refreshing…' : 'Refresh now'}
+        <button type="button" class="primary" onClick={refresh} disabled={busy} aria-busy={busy || undefined} data-refresh>
+          {busy ? 'Refreshing… (asking every source)' : 'Refresh now'}
         </button>
-        <ConfirmButton label="Clear pass cache" confirmLabel="clear and recompute passes" action={() => postJson('/api/v1/passes/cache/refresh')} />
+        <ConfirmButton label="Clear pass cache" confirmLabel="clear and recompute passes" done="Pass cache cleared; passes are being recomputed" action={() => postJson('/api/v1/passes/cache/refresh')} />
       </div>
       {error && (
         <p class="banner bad" role="alert">
           {error}
         </p>
       )}
-      {report && (
-        <div data-refresh-report>
-          <p class={report.ok ? 'ok' : 'bad'}>
-            {report.ok ? `Refreshed: ${report.meta.count} satellites${report.meta.replaced ? ', catalog replaced' : ', unchanged'}` : `Refresh failed: ${report.meta.error ?? 'no source answered'}`}
-          </p>
-          <ul class="reports">
-            {report.meta.reports.map((r) => (
-              <li key={r.source}>
-                <StatusBadge tone={TONE[r.status]}>{r.status}</StatusBadge> <span class="src">{r.source}</span>: {r.count} objects{r.skipped ? `, ${r.skipped} skipped` : ''}
-                {r.message && <span class="muted"> · {r.message}</span>}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {report && <RefreshReport report={report} />}
+      {ds.data && <h3>Sources, last fetch</h3>}
       {ds.data && (
         <ul class="reports muted">
           {ds.data.sources.map((s) => (
-            <li key={s.source}>
+            <li key={s.source} data-source-state={s.source}>
               <span class="src">{s.source}</span>: {s.last_success_ms ? `last success ${day(s.last_success_ms, props.zone)} ${clock(s.last_success_ms, props.zone)} ${zoneLabel(props.zone)}, ${s.last_count} objects` : 'never fetched'}
               {s.last_error && <span class="bad"> · last error: {s.last_error}</span>}
             </li>
@@ -94,32 +91,61 @@ export function CatalogSection(props: { zone: Zone; now: number }) {
       )}
       <ResourceForm
         path="/api/v1/datasets/sources"
-        title="Sources"
-        multiline={['sources']}
-        help={{ sources: 'One per line: http(s) URLs or file paths, TLE or OMM JSON.', refresh_cron: 'Daily refresh, cron syntax (local time).' }}
+        title="Sources and schedules"
+        fields={SOURCE_FIELDS}
         onSaved={() => ds.refresh()}
       />
     </div>
   );
 }
 
+/** Outcome of one refresh: whole (green), partial (amber: some sources failed), none (red). */
+function RefreshReport({ report }: { report: Refresh }) {
+  const m = report.meta;
+  const partial = !report.ok && m.reports.some((r) => r.status !== 'failed');
+  const tone = report.ok ? 'ok' : partial ? 'warn' : 'bad';
+  const what = `${m.count} satellites${m.replaced ? ', catalog replaced' : ', elements unchanged'}`;
+  return (
+    <div data-refresh-report role="status">
+      <p class={tone}>
+        {report.ok ? `Refreshed: ${what}` : partial ? `Partly refreshed: ${what}. ${m.error}` : `Refresh failed, catalog unchanged: ${m.error ?? 'no source answered'}`}
+      </p>
+      <ul class="reports">
+        {m.reports.map((r) => (
+          <li key={r.source}>
+            <StatusBadge tone={TONE[r.status]}>{r.status}</StatusBadge> <span class="src">{r.source}</span>: {r.count} objects{r.skipped ? `, ${r.skipped} skipped` : ''}
+            {r.message && <span class={r.status === 'failed' ? 'bad' : 'muted'}> · {r.message}</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Recorded catalog snapshots, newest first, and a button to record one now. */
-export function SnapshotsSection(props: { zone: Zone }) {
+export function SnapshotsSection(props: { zone: Zone; /** Changes when another action recorded one. */ generation?: number }) {
   const list = usePoll<Snapshots>('/api/v1/snapshots', 60_000);
+  useEffect(() => {
+    if (props.generation) list.refresh();
+  }, [props.generation]);
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const record = async () => {
     setError(null);
+    setBusy(true);
     try {
       await postJson('/api/v1/snapshots/record');
       list.refresh();
     } catch (e) {
       setError(errorText(e));
+    } finally {
+      setBusy(false);
     }
   };
   return (
     <div>
-      <button type="button" onClick={record} data-record>
-        Record snapshot
+      <button type="button" onClick={record} disabled={busy} aria-busy={busy || undefined} data-record>
+        {busy ? 'Recording…' : 'Record snapshot'}
       </button>
       {error && (
         <p class="banner bad" role="alert">
@@ -133,6 +159,7 @@ export function SnapshotsSection(props: { zone: Zone }) {
               <th>Recorded ({zoneLabel(props.zone)})</th>
               <th>Satellites</th>
               <th>Source</th>
+              <th>Id</th>
             </tr>
           </thead>
           <tbody>
@@ -143,6 +170,7 @@ export function SnapshotsSection(props: { zone: Zone }) {
                 </td>
                 <td class="num">{s.satellite_count}</td>
                 <td>{s.source}</td>
+                <td class="muted">{s.id}</td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ConfirmButton } from '../ConfirmButton';
-import { ApiError, errorText, getJson, postJson } from '../../lib/api';
+import { usePoll } from '../usePoll';
+import { ApiError, errorText, postJson } from '../../lib/api';
 import { age } from '../../lib/time';
 
 interface Point {
@@ -26,18 +27,18 @@ const num = (s: string) => (s.trim() !== '' && Number.isFinite(Number(s)) ? Numb
 
 /** Location profiles (add, select, remove), manual or GPS source, and the resolved location. */
 export function LocationSection() {
-  const [loc, setLoc] = useState<LocationState | null>(null);
+  // Polled: the GPS process moves the fix (and its freshness) without the page asking.
+  const poll = usePoll<LocationState>('/api/v1/location', 10_000);
+  const [posted, setPosted] = useState<{ at: number; data: LocationState } | null>(null);
   const [add, setAdd] = useState(EMPTY);
   const [error, setError] = useState<ApiError | Error | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  useEffect(() => {
-    getJson<LocationState>('/api/v1/location').then((a) => setLoc(a.data), setError);
-  }, []);
+  const loc = posted && posted.at >= poll.receivedAt ? posted.data : poll.data;
   const send = async (body: unknown, done: string) => {
     setError(null);
     setNote(null);
     try {
-      setLoc(await postJson<LocationState>('/api/v1/location', body));
+      setPosted({ at: Date.now(), data: await postJson<LocationState>('/api/v1/location', body) });
       setNote(done);
       return true;
     } catch (e) {
@@ -46,19 +47,31 @@ export function LocationSection() {
     }
   };
   const fieldErr = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : null);
-  if (!loc) return <p class="muted">{error ? errorText(error) : 'Loading…'}</p>;
+  if (!loc) return <p class="muted">{poll.error ?? 'Loading…'}</p>;
   const r = loc.resolved;
+  const fix = loc.gps.fix;
   return (
     <div class="location">
       <p data-resolved>
-        Tracking from <b class="num">{r.lat.toFixed(4)}°, {r.lon.toFixed(4)}°, {r.alt_m} m</b> ({r.source === 'gps' ? 'GPS fix' : 'manual profile'})
+        Tracking from <b class="num">{r.lat.toFixed(4)}°, {r.lon.toFixed(4)}°, {r.alt_m} m</b> ({r.source === 'gps' ? 'GPS fix' : `profile ${loc.state.profiles.find((p) => p.id === loc.state.selected_profile_id)?.name ?? loc.state.selected_profile_id}`})
       </p>
       <p class="muted">
-        GPS: {loc.gps.fix ? `fix ${age((loc.gps.age_s ?? 0) * 1000)} old, ${loc.gps.fresh ? 'fresh' : 'stale (over 10 min): the manual profile is used'}` : 'no fix'}
+        GPS:{' '}
+        {fix ? (
+          <>
+            <span class={loc.gps.fresh ? 'ok' : 'warn'}>{loc.gps.fresh ? 'fresh fix' : 'stale fix (over 10 min)'}</span>{' '}
+            <span class="num">
+              {fix.lat.toFixed(4)}°, {fix.lon.toFixed(4)}°, {fix.alt_m} m, {age((loc.gps.age_s ?? 0) * 1000)} old
+            </span>
+          </>
+        ) : (
+          'no fix'
+        )}
+        {loc.state.source_mode === 'gps' && r.source !== 'gps' && <span class="warn"> · using the selected profile until a fresh fix arrives</span>}
       </p>
       <label class="row">
         Source
-        <select value={loc.state.source_mode} onChange={(e) => send({ source_mode: (e.target as HTMLSelectElement).value }, 'Source changed')} data-source-mode>
+        <select value={loc.state.source_mode} disabled={poll.offline} onChange={(e) => send({ source_mode: (e.target as HTMLSelectElement).value }, 'Source changed')} data-source-mode>
           <option value="manual">manual profile</option>
           <option value="gps">GPS (fresh fix, else the manual profile)</option>
         </select>
@@ -93,13 +106,16 @@ export function LocationSection() {
                   <td class="num">
                     {p.point.lat}°, {p.point.lon}°, {p.point.alt_m} m
                   </td>
-                  <td class="row">
+                  <td>
+                    {/* The selected profile cannot be removed (the API refuses it): no button to offer. */}
                     {!selected && (
-                      <button type="button" onClick={() => send({ selected_profile_id: p.id }, `Selected ${p.name}`)}>
-                        Select
-                      </button>
+                      <div class="row">
+                        <button type="button" onClick={() => send({ selected_profile_id: p.id }, `Selected ${p.name}`)}>
+                          Select
+                        </button>
+                        <ConfirmButton label="Remove" confirmLabel={`remove ${p.name}`} action={() => send({ remove_profile_id: p.id }, `Removed ${p.name}`)} />
+                      </div>
                     )}
-                    {!selected && <ConfirmButton label="Remove" confirmLabel={`remove ${p.name}`} action={() => send({ remove_profile_id: p.id }, `Removed ${p.name}`)} />}
                   </td>
                 </tr>
               );
@@ -120,7 +136,7 @@ export function LocationSection() {
           {ADD_FIELDS.map(([k, label, path]) => (
             <div class="field" key={k}>
               <label for={`loc-${k}`}>{label}</label>
-              <input id={`loc-${k}`} value={add[k]} inputMode={k === 'id' || k === 'name' ? undefined : 'decimal'} aria-describedby={fieldErr(path) ? `loc-${k}-err` : undefined} onInput={(e) => setAdd({ ...add, [k]: (e.target as HTMLInputElement).value })} />
+              <input id={`loc-${k}`} value={add[k]} inputMode={k === 'id' || k === 'name' ? undefined : 'decimal'} aria-describedby={fieldErr(path) ? `loc-${k}-err` : undefined} aria-invalid={fieldErr(path) ? true : undefined} onInput={(e) => setAdd({ ...add, [k]: (e.target as HTMLInputElement).value })} />
               {fieldErr(path) && (
                 <div class="field-error" id={`loc-${k}-err`} data-field-error={path}>
                   {fieldErr(path)}

@@ -26,6 +26,7 @@ export function PassFilterSection() {
   const save = async () => {
     setError(null);
     try {
+      // The API drops unknown ids and repeats: what it answers is what is kept.
       setState((await postJson<{ state: PassFilter }>('/api/v1/settings/pass-filter', state)).state);
       setSaved(true);
     } catch (e) {
@@ -37,7 +38,7 @@ export function PassFilterSection() {
     <div>
       <div class="row">
         <label for="pf-profile">Show passes of</label>
-        <select id="pf-profile" value={state.pass_profile} onChange={(e) => edit({ ...state, pass_profile: (e.target as HTMLSelectElement).value as PassFilter['pass_profile'] })}>
+        <select id="pf-profile" aria-describedby={err('pass_profile') ? 'pf-profile-err' : undefined} value={state.pass_profile} onChange={(e) => edit({ ...state, pass_profile: (e.target as HTMLSelectElement).value as PassFilter['pass_profile'] })}>
           <option value="All">all satellites</option>
           <option value="IssOnly">the ISS only</option>
           <option value="Favorites">favourites only</option>
@@ -56,9 +57,17 @@ export function PassFilterSection() {
           {errorText(error)}
         </p>
       )}
-      {err('pass_profile') && <div class="field-error">{err('pass_profile')}</div>}
-      <h3>Favourites</h3>
-      {err('favorites') && <div class="field-error">{err('favorites')}</div>}
+      {err('pass_profile') && (
+        <div class="field-error" id="pf-profile-err" data-field-error="pass_profile">
+          {err('pass_profile')}
+        </div>
+      )}
+      <h3>Favourites {state.pass_profile !== 'Favorites' && <span class="muted">(used when showing favourites only)</span>}</h3>
+      {err('favorites') && (
+        <div class="field-error" data-field-error="favorites" role="alert">
+          {err('favorites')}
+        </div>
+      )}
       <SatellitePicker satellites={sats} chosen={state.favorites} onToggle={toggle} label="favourite satellites" />
     </div>
   );
