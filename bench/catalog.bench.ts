@@ -1,11 +1,11 @@
 // Catalog budgets: parse + validate the full active catalog; peak RSS of a refresh.
 // The RSS figure comes from a fresh child process (this file run with CATALOG_BENCH_CHILD set),
 // so what the other suites allocated does not count.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CatalogService } from '../src/catalog/catalog-service.js';
 import { parseCatalogText } from '../src/catalog/parse.js';
@@ -18,10 +18,8 @@ import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { bundleForChild, describeRuntime, runDeployedChild } from './child-bundle.js';
 import { medianMs, type BudgetLine, type Suite } from './harness.js';
+import { activeTlePath, AMATEUR_TLE, STATIONS_TLE } from './data.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shared = resolve(here, '../../shared/data/tle');
-const ACTIVE = join(shared, 'active.tle');
 const NOW = Date.parse('2026-07-24T12:00:00Z'); // data date of active.tle
 
 /** Child: serve the files over HTTP on 127.0.0.1, run one real refresh, print peak RSS. */
@@ -59,31 +57,24 @@ export const catalogSuite: Suite = {
   name: 'catalog: parse, validate, refresh',
   async run() {
     const lines: BudgetLine[] = [];
-    if (existsSync(ACTIVE)) {
-      const text = readFileSync(ACTIVE, 'utf8');
-      let count = 0;
-      const ms = await medianMs('parse + validate active.tle', () => {
-        count = parseCatalogText(text, { nowMs: NOW }).records.length;
-      }, { time: 3000, iterations: 8 });
-      lines.push({ name: 'parse + validate the active catalog (TLE, SGP4 init + decay check)', value: ms, unit: 'ms', budget: 300, note: `${count} valid of 16,126` });
-      // The same objects as CelesTrak OMM JSON (the primary format): valibot shape check + the same checks.
-      const json = JSON.stringify(parseCatalogText(text, { nowMs: NOW }).records);
-      const jsonMs = await medianMs('parse + validate active as OMM JSON', () => {
-        count = parseCatalogText(json, { nowMs: NOW }).records.length;
-      }, { time: 3000, iterations: 8 });
-      lines.push({ name: 'parse + validate the active catalog (OMM JSON)', value: jsonMs, unit: 'ms', budget: 300, note: `${count} valid, ${(json.length / 1024 / 1024).toFixed(1)} MiB of JSON` });
-    } else {
-      console.log(`(skipped: ${ACTIVE} not found; the parse budget needs the active catalog)`);
-    }
-    const amateur = [join(shared, 'amateur.tle'), join(shared, 'stations.tle')];
-    const files = amateur.every(existsSync) ? amateur : [resolve(here, '../src/catalog/data/bundled-catalog.json')];
+    const active = activeTlePath();
+    const text = readFileSync(active, 'utf8');
+    let count = 0;
+    const ms = await medianMs('parse + validate active.tle', () => {
+      count = parseCatalogText(text, { nowMs: NOW }).records.length;
+    }, { time: 3000, iterations: 8 });
+    lines.push({ name: 'parse + validate the active catalog (TLE, SGP4 init + decay check)', value: ms, unit: 'ms', budget: 300, note: `${count} valid of 16,126` });
+    // The same objects as CelesTrak OMM JSON (the primary format): valibot shape check + the same checks.
+    const json = JSON.stringify(parseCatalogText(text, { nowMs: NOW }).records);
+    const jsonMs = await medianMs('parse + validate active as OMM JSON', () => {
+      count = parseCatalogText(json, { nowMs: NOW }).records.length;
+    }, { time: 3000, iterations: 8 });
+    lines.push({ name: 'parse + validate the active catalog (OMM JSON)', value: jsonMs, unit: 'ms', budget: 300, note: `${count} valid, ${(json.length / 1024 / 1024).toFixed(1)} MiB of JSON` });
     const bundle = await bundleForChild(fileURLToPath(import.meta.url), 'refresh-child');
-    const groups = refreshRss(bundle, files);
+    const groups = refreshRss(bundle, [AMATEUR_TLE, STATIONS_TLE]);
     lines.push({ name: 'peak RSS during a refresh: amateur + stations groups', value: groups.peakMiB, unit: 'MiB', budget: 120, note: groups.note });
-    if (existsSync(ACTIVE)) {
-      const all = refreshRss(bundle, [ACTIVE]);
-      lines.push({ name: 'peak RSS during a refresh: the whole active catalog', value: all.peakMiB, unit: 'MiB', budget: 120, note: all.note });
-    }
+    const all = refreshRss(bundle, [active]);
+    lines.push({ name: 'peak RSS during a refresh: the whole active catalog', value: all.peakMiB, unit: 'MiB', budget: 120, note: all.note });
     return lines;
   },
 };

@@ -23,12 +23,12 @@ import { setLogLevel } from '../src/util/logger.js';
 import { refPasses } from '../test/orbit/brute-force-reference.js';
 import { bundleForChild, deployedRuntime, describeRuntime, runDeployedChild } from './child-bundle.js';
 import { medianMs, type BudgetLine, type Suite } from './harness.js';
+import { activeTlePath } from './data.js';
 
 // Orbit engine budgets (issue 3). Figures that depend on the whole process (16k-satellite table,
 // server RSS, boot) are measured in child processes so this process's heap does not count.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TLE_DIR = join(ROOT, '../shared/data/tle');
 const T0 = Date.parse('2026-08-22T12:00:00Z');
 const H = 3600_000;
 const OBS = { lat_deg: DEFAULT_LOCATION.lat, lon_deg: DEFAULT_LOCATION.lon, alt_m: DEFAULT_LOCATION.alt_m };
@@ -225,7 +225,7 @@ async function activeTableFigures() {
   const bundle = await bundleForChild(fileURLToPath(import.meta.url), 'orbit-child');
   return runDeployedChild<{ satellites: number; passes: number; ms: number; longestSliceMs: number; longestSliceCpuMs: number; loopDelayMaxMs: number; maxRssMiB: number; failed: number }>(
     bundle,
-    ['--orbit-child', 'active-table', join(TLE_DIR, 'active.tle')],
+    ['--orbit-child', 'active-table', activeTlePath()],
   );
 }
 
