@@ -1,7 +1,8 @@
 // Driver: fetch one catalog/status source (http(s) URL or file path) with a timeout, a streaming
 // size cap and HTTP conditional-request headers. Redirects are followed; only a final 200 body
 // is ever returned as data, so a redirect or error page can never be cached as a catalog.
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 
 export interface FetchOptions {
@@ -11,10 +12,12 @@ export interface FetchOptions {
   lastModified?: string | null;
   /** Epoch ms "now" for Retry-After dates (injected clock). */
   nowMs: number;
+  /** Aborts the fetch (service stop). */
+  signal?: AbortSignal;
 }
 
 export type FetchResult =
-  | { kind: 'data'; text: string; bytes: number; etag: string | null; lastModified: string | null; maxAgeMs: number | null; finalUrl: string }
+  | { kind: 'data'; body: Buffer; bytes: number; etag: string | null; lastModified: string | null; maxAgeMs: number | null; finalUrl: string }
   | { kind: 'not-modified'; maxAgeMs: number | null }
   | { kind: 'error'; message: string; status: number | null; retryAfterMs: number | null };
 
@@ -37,7 +40,7 @@ export function parseMaxAge(cacheControl: string | null): number | null {
 const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
 
 export async function fetchSource(source: string, o: FetchOptions): Promise<FetchResult> {
-  return isUrl(source) ? fetchHttp(source, o) : readFileCapped(source, o.maxBytes);
+  return isUrl(source) ? fetchHttp(source, o) : readFileCapped(source, o);
 }
 
 const MAX_REDIRECTS = 5;
@@ -57,6 +60,8 @@ async function get(url: string, headers: Record<string, string>, signal: AbortSi
 async function fetchHttp(url: string, o: FetchOptions): Promise<FetchResult> {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), o.timeoutMs);
+  const stop = () => ctl.abort();
+  o.signal?.addEventListener('abort', stop);
   const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9, */*;q=0.1', 'user-agent': 'satstation (amateur radio appliance)' };
   if (o.etag) headers['if-none-match'] = o.etag;
   if (o.lastModified) headers['if-modified-since'] = o.lastModified;
@@ -89,39 +94,90 @@ async function fetchHttp(url: string, o: FetchOptions): Promise<FetchResult> {
       res.destroy();
       return { kind: 'error', status, message: `response too large (${kib(declared)} declared, cap ${kib(o.maxBytes)})`, retryAfterMs: null };
     }
-    const chunks: Buffer[] = [];
-    let bytes = 0;
+    // With a declared length the body goes straight into one buffer: no second copy at the peak.
+    const sink = new ByteSink(o.maxBytes, Number.isFinite(declared) && declared > 0 ? declared : 0);
     for await (const chunk of res as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > o.maxBytes) {
+      if (!sink.add(chunk)) {
         res.destroy();
         return { kind: 'error', status, message: `response exceeds the size cap of ${kib(o.maxBytes)}`, retryAfterMs: null };
       }
-      chunks.push(chunk);
     }
     if (!res.complete) return { kind: 'error', status, message: 'connection closed before the response was complete', retryAfterMs: null };
-    return { kind: 'data', text: Buffer.concat(chunks, bytes).toString('utf8'), bytes, etag: header('etag'), lastModified: header('last-modified'), maxAgeMs, finalUrl: current };
+    const body = sink.take();
+    return { kind: 'data', body, bytes: body.length, etag: header('etag'), lastModified: header('last-modified'), maxAgeMs, finalUrl: current };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const message = ctl.signal.aborted ? `timed out after ${o.timeoutMs} ms` : `fetch failed: ${e.code ?? e.message}`;
+    const message = o.signal?.aborted ? 'stopped' : ctl.signal.aborted ? `timed out after ${o.timeoutMs} ms` : `fetch failed: ${e.code ?? e.message}`;
     return { kind: 'error', status: null, message, retryAfterMs: null };
   } finally {
     clearTimeout(timer);
+    o.signal?.removeEventListener('abort', stop);
   }
 }
 
-async function readFileCapped(path: string, maxBytes: number): Promise<FetchResult> {
+/** Collects a body under a cap; one preallocated buffer when the size is known. */
+class ByteSink {
+  private chunks: Buffer[] = [];
+  private buf: Buffer | null;
+  private n = 0;
+
+  constructor(
+    private readonly max: number,
+    expected: number,
+  ) {
+    this.buf = expected > 0 && expected <= max ? Buffer.allocUnsafe(expected) : null;
+  }
+
+  /** false once the cap is passed. */
+  add(chunk: Buffer): boolean {
+    if (this.n + chunk.length > this.max) return false;
+    if (this.buf && this.n + chunk.length <= this.buf.length) chunk.copy(this.buf, this.n);
+    else {
+      if (this.buf) {
+        this.chunks.push(this.buf.subarray(0, this.n));
+        this.buf = null;
+      }
+      this.chunks.push(chunk);
+    }
+    this.n += chunk.length;
+    return true;
+  }
+
+  take(): Buffer {
+    return this.buf ? this.buf.subarray(0, this.n) : Buffer.concat(this.chunks, this.n);
+  }
+}
+
+const READ_CHUNK = 64 * 1024;
+
+/**
+ * A file source. Only a regular file is read (a FIFO would block, /dev/zero never ends, and
+ * neither is a catalog); opened non-blocking so even a FIFO swapped in after the check cannot
+ * hang the open; read in chunks under the size cap and the timeout, whatever fstat said.
+ */
+async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResult> {
+  const fail = (message: string): FetchResult => ({ kind: 'error', status: null, message, retryAfterMs: null });
+  const started = performance.now();
   try {
-    const fh = await open(path, 'r');
+    if (!(await stat(path)).isFile()) return fail(`${path} is not a regular file`);
+    const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     try {
-      const { size } = await fh.stat();
-      if (size > maxBytes) return { kind: 'error', status: null, message: `file too large (${kib(size)}, cap ${kib(maxBytes)})`, retryAfterMs: null };
-      const text = await fh.readFile('utf8');
-      return { kind: 'data', text, bytes: size, etag: null, lastModified: null, maxAgeMs: null, finalUrl: path };
+      if (!(await fh.stat()).isFile()) return fail(`${path} is not a regular file`);
+      const sink = new ByteSink(o.maxBytes, 0);
+      for (;;) {
+        const chunk = Buffer.allocUnsafe(READ_CHUNK);
+        const { bytesRead } = await fh.read(chunk, 0, READ_CHUNK, null);
+        if (bytesRead === 0) break;
+        if (!sink.add(chunk.subarray(0, bytesRead))) return fail(`file exceeds the size cap of ${kib(o.maxBytes)}`);
+        if (performance.now() - started > o.timeoutMs) return fail(`reading ${path} timed out after ${o.timeoutMs} ms`);
+        if (o.signal?.aborted) return fail('stopped');
+      }
+      const body = sink.take();
+      return { kind: 'data', body, bytes: body.length, etag: null, lastModified: null, maxAgeMs: null, finalUrl: path };
     } finally {
       await fh.close();
     }
   } catch (err) {
-    return { kind: 'error', status: null, message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, retryAfterMs: null };
+    return fail(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }

@@ -73,23 +73,3 @@ export function ommRecord(raw: unknown): (OmmElements & { DECAY_DATE?: string | 
     reason: `invalid OMM record: ${describeIssues(res.issues)}`,
   };
 }
-
-/** Parse GP JSON text: an array of records (a single object is accepted as one record). */
-export function parseOmmJson(text: string): { records: (OmmElements & { DECAY_DATE?: string | null })[]; failures: RecordFailure[]; error?: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    return { records: [], failures: [], error: `not valid JSON (${(err as Error).message.slice(0, 80)})` };
-  }
-  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? [data] : null;
-  if (!list) return { records: [], failures: [], error: 'JSON is neither an array nor an object of OMM records' };
-  const records: (OmmElements & { DECAY_DATE?: string | null })[] = [];
-  const failures: RecordFailure[] = [];
-  for (const raw of list) {
-    const r = ommRecord(raw);
-    if ('reason' in r) failures.push(r);
-    else records.push(r);
-  }
-  return { records, failures };
-}

@@ -2,7 +2,7 @@
 // backoff (answering from the records we hold), else a conditional fetch, parse and sanity check.
 import { logger } from '../util/logger.js';
 import { fetchSource } from './fetch-source.js';
-import { describeSkipped, parseCatalogText } from './parse.js';
+import { describeSkipped, parseCatalogSliced } from './parse.js';
 import type { SourceState, SourceStateStore } from './source-state.js';
 import type { OmmElements } from './types.js';
 
@@ -40,7 +40,7 @@ export function nextFetchAllowed(st: SourceState): { at: number; why: string } {
 export async function pollSource(
   source: string,
   state: SourceStateStore,
-  o: { nowMs: number; timeoutMs: number; maxBytes: number },
+  o: { nowMs: number; timeoutMs: number; maxBytes: number; signal?: AbortSignal },
 ): Promise<SourceOutcome> {
   const st = state.get(source);
   const held = state.held(source);
@@ -56,7 +56,8 @@ export async function pollSource(
       message: `${when}not contacted until ${iso(gate.at)} (${gate.why}); ${held ? `answering from ${held.length} held objects` : 'nothing held'}`,
     };
   }
-  const res = await fetchSource(source, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, etag: held ? st.etag : null, lastModified: held ? st.last_modified : null, nowMs: now });
+  const res = await fetchSource(source, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, etag: held ? st.etag : null, lastModified: held ? st.last_modified : null, nowMs: now, signal: o.signal });
+  if (o.signal?.aborted) return { source, status: 'failed', records: held, skipped: 0, message: 'stopped' };
   const next: SourceState = { ...st, last_attempt_ms: now };
   const fail = async (message: string, backoffMs: number | null = null): Promise<SourceOutcome> => {
     next.failures = st.failures + 1;
@@ -87,7 +88,8 @@ export async function pollSource(
     await succeed(held, res.maxAgeMs, {});
     return { source, status: 'not-modified', records: held, skipped: 0, message: `not modified (HTTP 304); ${held.length} held objects are current` };
   }
-  const parsed = parseCatalogText(res.text, { nowMs: now });
+  const parsed = await parseCatalogSliced(res.body, { nowMs: now, signal: o.signal });
+  if (!parsed) return { source, status: 'failed', records: held, skipped: 0, message: 'stopped' };
   if (parsed.error) return fail(`${parsed.error}${res.finalUrl !== source ? ` (redirected to ${res.finalUrl})` : ''}`);
   for (const s of parsed.skipped) log.debug(() => `${source}: ${describeSkipped(s)}`);
   const n = parsed.records.length;
@@ -96,6 +98,6 @@ export async function pollSource(
   }
   await state.hold(source, parsed.records);
   await succeed(parsed.records, res.maxAgeMs, { etag: res.etag, last_modified: res.lastModified });
-  const skippedNote = parsed.skipped.length ? `, ${parsed.skipped.length} skipped (${parsed.skipped.slice(0, 3).map((s) => `${s.norad_id ?? '?'}: ${s.reason}`).join('; ')}${parsed.skipped.length > 3 ? '; …' : ''})` : '';
-  return { source, status: 'fetched', records: parsed.records, skipped: parsed.skipped.length, message: `fetched ${n} objects (${parsed.format}, ${Math.round(res.bytes / 1024)} KiB)${skippedNote}` };
+  const skippedNote = parsed.skippedCount ? `, ${parsed.skippedCount} skipped (${parsed.skipped.slice(0, 3).map((s) => `${s.norad_id ?? '?'}: ${s.reason}`).join('; ')}${parsed.skippedCount > 3 ? '; …' : ''})` : '';
+  return { source, status: 'fetched', records: parsed.records, skipped: parsed.skippedCount, message: `fetched ${n} objects (${parsed.format}, ${Math.round(res.bytes / 1024)} KiB)${skippedNote}` };
 }

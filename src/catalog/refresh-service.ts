@@ -53,6 +53,8 @@ export interface RefreshDeps {
 export class CatalogRefresh {
   readonly state: SourceStateStore;
   private running: Promise<RefreshReport> | null = null;
+  /** Aborted on stop, so a slow source or a long parse never holds up shutdown. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly d: RefreshDeps) {
     this.state = new SourceStateStore(d.catalog.dir, () => d.clock.now());
@@ -73,6 +75,7 @@ export class CatalogRefresh {
   }
 
   async stop(): Promise<void> {
+    this.stopping.abort();
     await this.running?.catch(() => {});
     await this.state.flush();
   }
@@ -84,6 +87,7 @@ export class CatalogRefresh {
 
   private async run(trigger: string): Promise<RefreshReport> {
     const sources = this.sources();
+    if (this.stopping.signal.aborted) return this.report({ error: 'stopping' });
     if (this.d.isOffline()) {
       return this.report({ error: 'offline switch is on: no source contacted, catalog unchanged' });
     }
@@ -91,8 +95,9 @@ export class CatalogRefresh {
     const settings = this.d.stores.catalogSources.get();
     const outcomes: SourceOutcome[] = [];
     for (const source of sources) {
-      outcomes.push(await pollSource(source, this.state, { nowMs: this.d.clock.now(), timeoutMs: settings.fetch_timeout_ms, maxBytes: settings.max_bytes }));
+      outcomes.push(await pollSource(source, this.state, { nowMs: this.d.clock.now(), timeoutMs: settings.fetch_timeout_ms, maxBytes: settings.max_bytes, signal: this.stopping.signal }));
     }
+    if (this.stopping.signal.aborted) return this.report({ error: 'stopped before the refresh completed: catalog unchanged' });
     const reports: SourceReport[] = outcomes.map((o) => ({ source: o.source, status: o.status, count: o.records?.length ?? 0, skipped: o.skipped, message: o.message }));
     const failed = outcomes.filter((o) => o.status === 'failed');
     const fetched = outcomes.some((o) => o.status === 'fetched' || o.status === 'not-modified');

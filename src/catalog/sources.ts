@@ -2,6 +2,7 @@
 // CATALOG_SOURCES (environment) wins over the settings file, which wins over these defaults.
 import * as v from 'valibot';
 import cron from 'node-cron';
+import { isUrl } from './fetch-source.js';
 
 export const DEFAULT_CATALOG_SOURCES = [
   'https://celestrak.org/NORAD/elements/gp.php?GROUP=amateur&FORMAT=json',
@@ -13,13 +14,43 @@ export const DEFAULT_STATUS_URL = 'https://www.amsat.org/status/api/v1/summary.p
 export const DEFAULT_REFRESH_CRON = '17 4 * * *';
 export const DEFAULT_STATUS_CRON = '43 */12 * * *';
 
+/** Kernel and device trees: never a catalog, and reading them can hang or never end. */
+const SPECIAL_DIRS = /^\/(dev|proc|sys|run)(\/|$)/;
+
 const source = v.pipe(
   v.string(),
   v.trim(),
   v.minLength(1),
+  v.maxLength(2048),
   v.check((s) => /^https?:\/\/\S+$/i.test(s) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(s), 'must be an http(s) URL or a file path'),
+  v.check((s) => isUrl(s) || s.startsWith('/'), 'a file source must be an absolute path'),
+  v.check((s) => isUrl(s) || !SPECIAL_DIRS.test(s), 'a file source cannot be under /dev, /proc, /sys or /run'),
+  v.check((s) => !s.includes('\0'), 'must not contain a NUL character'),
 );
-const cronExpr = v.pipe(v.string(), v.check((s) => cron.validate(s), 'not a valid cron expression'));
+
+/**
+ * Five fields (node-cron also takes a leading seconds field, which could retry a failing source
+ * every second), and one fixed minute, so a schedule runs at most once an hour.
+ */
+export function cronProblem(expr: string): string | null {
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length !== 5) return 'must have five fields (minute hour day month weekday)';
+  if (!/^\d{1,2}$/.test(fields[0]) || Number(fields[0]) > 59) return 'the minute field must be one number 0-59: at most one run an hour';
+  return cron.validate(expr) ? null : 'not a valid cron expression';
+}
+const cronExpr = v.pipe(
+  v.string(),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const why = dataset.typed ? cronProblem(dataset.value) : null;
+    if (why) addIssue({ message: why });
+  }),
+);
+
+/**
+ * The whole active catalog is ~12 MiB as OMM JSON. The body is held as bytes (outside the JS heap)
+ * while parsed a record at a time, so 32 MiB of body stays well inside the unit's MemoryMax.
+ */
+export const MAX_SOURCE_BYTES = 32 * 1024 * 1024;
 
 export const CatalogSourcesSchema = v.object({
   /** URLs (http/https) or file paths; OMM JSON or TLE text, detected by content. */
@@ -31,7 +62,7 @@ export const CatalogSourcesSchema = v.object({
   status_cron: cronExpr,
   /** Per-source limits: the whole answer must arrive within the timeout and under the cap. */
   fetch_timeout_ms: v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(300_000)),
-  max_bytes: v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(64 * 1024 * 1024)),
+  max_bytes: v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(MAX_SOURCE_BYTES)),
 });
 export type CatalogSources = v.InferOutput<typeof CatalogSourcesSchema>;
 

@@ -15,7 +15,9 @@ import type { CatalogSources } from './sources.js';
 const log = logger('status');
 
 export const STATUS_GUARD_MS = 12 * 60 * 60 * 1000;
-const STATUS_MAX_BYTES = 4 * 1024 * 1024;
+// summary.php for 48 h is a few KiB and the status page a few hundred; JSON.parse of 1 MiB of the
+// most hostile shape stays near 10 MiB of heap.
+const STATUS_MAX_BYTES = 1024 * 1024;
 
 const StatusStateSchema = v.object({
   last_success_ms: v.nullable(v.number()),
@@ -93,7 +95,7 @@ export class StatusService {
     const res = await fetchSource(url, { timeoutMs: s.fetch_timeout_ms, maxBytes: Math.min(s.max_bytes, STATUS_MAX_BYTES), nowMs: now });
     try {
       if (res.kind !== 'data') throw new Error(res.kind === 'error' ? res.message : 'unexpected HTTP 304');
-      const names = parseAmsatStatus(res.text);
+      const names = parseAmsatStatus(res.body.toString('utf8'));
       const cat = this.catalog.current();
       const matched = matchStatuses(names, buildNameIndex(cat.satellites, aliasTable), 'AMSAT');
       await this.store.set({

@@ -121,37 +121,63 @@ export function tleToElements(set: TleSet): OmmElements | RecordFailure {
 }
 
 /**
- * Split text into sets: a "1 " line followed by a "2 " line, named by the line before it
- * (a leading "0 " of the 3LE variant is dropped). Anything else is reported, never fatal.
+ * Text lines → sets, a line at a time: a "1 " line followed by a "2 " line, named by the line
+ * before it (a leading "0 " of the 3LE variant is dropped). Anything else is reported, never fatal.
  */
-export function splitTle(text: string): { sets: TleSet[]; failures: RecordFailure[] } {
-  const lines = text.split(/\r\n|\r|\n/);
-  const sets: TleSet[] = [];
-  const failures: RecordFailure[] = [];
-  let pendingName: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i].replace(/\s+$/, '');
-    if (raw === '') continue;
+export class TleSplitter {
+  private pendingName: string | null = null;
+  private line1: { raw: string; name: string } | null = null;
+
+  /** The next line; returns a complete set, a failure, or null while a set is still open. */
+  push(line: string): TleSet | RecordFailure | null {
+    const raw = line.replace(/\s+$/, '');
+    if (this.line1) {
+      const { raw: l1, name } = this.line1;
+      this.line1 = null;
+      if (raw.startsWith('2 ')) return { name, line1: l1, line2: raw };
+      // Not part of the set: read on its own (with no line 1 or name pending it cannot report).
+      const lost: RecordFailure = { norad_id: parseCatalogNumber(l1.slice(2, 7)), name, reason: 'line 1 without a following line 2' };
+      this.push(line);
+      return lost;
+    }
+    if (raw === '') return null;
     if (raw.startsWith('1 ') && raw.length >= 60) {
-      const next = (lines[i + 1] ?? '').replace(/\s+$/, '');
-      const name = (pendingName ?? '').trim();
-      pendingName = null;
-      if (!next.startsWith('2 ')) {
-        failures.push({ norad_id: parseCatalogNumber(raw.slice(2, 7)), name, reason: 'line 1 without a following line 2' });
-        continue;
-      }
-      sets.push({ name, line1: raw, line2: next });
-      i++;
-      continue;
+      this.line1 = { raw, name: (this.pendingName ?? '').trim() };
+      this.pendingName = null;
+      return null;
     }
     if (raw.startsWith('2 ') && raw.length >= 60) {
-      failures.push({ norad_id: parseCatalogNumber(raw.slice(2, 7)), name: (pendingName ?? '').trim(), reason: 'line 2 without a line 1' });
-      pendingName = null;
-      continue;
+      const name = (this.pendingName ?? '').trim();
+      this.pendingName = null;
+      return { norad_id: parseCatalogNumber(raw.slice(2, 7)), name, reason: 'line 2 without a line 1' };
     }
-    if (pendingName !== null) failures.push({ norad_id: null, name: pendingName.trim().slice(0, 40), reason: 'unrecognised line' });
-    pendingName = raw.startsWith('0 ') ? raw.slice(2) : raw;
+    const prev = this.pendingName;
+    this.pendingName = raw.startsWith('0 ') ? raw.slice(2) : raw;
+    return prev !== null ? { norad_id: null, name: prev.trim().slice(0, 40), reason: 'unrecognised line' } : null;
   }
-  if (pendingName !== null) failures.push({ norad_id: null, name: pendingName.trim().slice(0, 40), reason: 'trailing line without elements' });
+
+  /** End of text: what is left open is reported. */
+  end(): RecordFailure | null {
+    if (this.line1) {
+      const { raw, name } = this.line1;
+      this.line1 = null;
+      return { norad_id: parseCatalogNumber(raw.slice(2, 7)), name, reason: 'line 1 without a following line 2' };
+    }
+    const prev = this.pendingName;
+    this.pendingName = null;
+    return prev !== null ? { norad_id: null, name: prev.trim().slice(0, 40), reason: 'trailing line without elements' } : null;
+  }
+}
+
+/** A whole text → sets and failures (small inputs: tools and tests). */
+export function splitTle(text: string): { sets: TleSet[]; failures: RecordFailure[] } {
+  const sets: TleSet[] = [];
+  const failures: RecordFailure[] = [];
+  const splitter = new TleSplitter();
+  const take = (out: TleSet | RecordFailure | null) => {
+    if (out) ('reason' in out ? failures : sets).push(out as never);
+  };
+  for (const line of text.split(/\r\n|\r|\n/)) take(splitter.push(line));
+  take(splitter.end());
   return { sets, failures };
 }
