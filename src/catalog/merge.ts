@@ -2,6 +2,7 @@
 import type { RecordFailure } from './tle.js';
 import type { OmmElements } from './types.js';
 import { epochMs } from './validate.js';
+import { drain } from '../util/loop-slices.js';
 
 /** One record per NORAD id; the newest epoch wins, on a tie the earlier list wins. */
 export function mergeByNorad(lists: readonly (readonly OmmElements[])[]): Map<number, OmmElements> {
@@ -23,12 +24,17 @@ const elementKey = (e: OmmElements) =>
  * under their own numbers: tracking them would show the same pass several times under odd names.
  * Keep the lowest NORAD id of each identical element set (the station itself) and drop the rest.
  */
-export function dropRepeatedElementSets(records: readonly OmmElements[]): { kept: OmmElements[]; dropped: RecordFailure[] } {
+export const dropRepeatedElementSets = (records: readonly OmmElements[]) => drain(dropRepeatedSteps(records));
+
+/** The same, yielding every 128 records (for the running server). */
+export function* dropRepeatedSteps(records: readonly OmmElements[]): Generator<void, { kept: OmmElements[]; dropped: RecordFailure[] }, undefined> {
   const sorted = [...records].sort((a, b) => a.NORAD_CAT_ID - b.NORAD_CAT_ID);
   const owner = new Map<string, OmmElements>();
   const kept: OmmElements[] = [];
   const dropped: RecordFailure[] = [];
+  let n = 0;
   for (const el of sorted) {
+    if ((++n & 127) === 0) yield;
     const key = elementKey(el);
     const first = owner.get(key);
     if (first) {

@@ -5,8 +5,9 @@ import type { Stores } from '../station/stores.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
+import { drainSliced } from '../util/loop-slices.js';
 import type { CatalogService } from './catalog-service.js';
-import { dropRepeatedElementSets, mergeByNorad } from './merge.js';
+import { dropRepeatedSteps, mergeByNorad } from './merge.js';
 import { pollSource, type SourceOutcome } from './poll-source.js';
 import type { SnapshotService, Snapshot } from './snapshots.js';
 import { SourceStateStore } from './source-state.js';
@@ -106,7 +107,7 @@ export class CatalogRefresh {
 
     const contributions = outcomes.map((o) => o.records);
     if (contributions.every((c) => c === null)) return this.report({ sources: reports, error: error ?? 'no source has data' });
-    const elements = this.merge(contributions);
+    const elements = await this.merge(contributions);
     try {
       const before = this.d.catalog.current().version;
       const cat = elements.length ? await this.d.catalog.replace(elements, sources) : this.d.catalog.current();
@@ -134,13 +135,13 @@ export class CatalogRefresh {
    * objects the sources name, so older records never replace newer ones. When a source has no
    * data at all (failed and never fetched), everything we hold is kept so its objects stay.
    */
-  private merge(contributions: (OmmElements[] | null)[]): OmmElements[] {
+  private async merge(contributions: (OmmElements[] | null)[]): Promise<OmmElements[]> {
     const fresh = contributions.filter((c): c is OmmElements[] => c !== null);
     const named = new Set(fresh.flatMap((c) => c.map((e) => e.NORAD_CAT_ID)));
     const keepAll = contributions.some((c) => c === null);
     const current = this.d.catalog.current().satellites.map((s) => s.elements).filter((e) => keepAll || named.has(e.NORAD_CAT_ID));
     const merged = [...mergeByNorad([...fresh, current]).values()];
-    const { kept, dropped } = dropRepeatedElementSets(merged);
+    const { kept, dropped } = await drainSliced(dropRepeatedSteps(merged));
     if (dropped.length) log.info(`merge: ${dropped.length} objects repeat another object's elements and are not tracked`);
     return kept;
   }

@@ -2,6 +2,7 @@
 // or the alias table has one (so-50, ao-91, rs-44); else a slug of the name. An id once given is
 // never changed or reused: callers persist the map and pass it back in.
 import { ISS_NORAD_ID, ISS_SAT_ID } from './types.js';
+import { drain } from '../util/loop-slices.js';
 
 /** NORAD id → designation and other names (src/catalog/data/aliases.json). */
 export interface AliasEntry {
@@ -50,6 +51,15 @@ export function assignSatIds(
   known: ReadonlyMap<number, string>,
   aliases: AliasTable,
 ): { ids: Map<number, string>; added: number } {
+  return drain(assignSatIdsSteps(sats, known, aliases));
+}
+
+/** The same, yielding every 32 new ids (a first refresh to the whole catalog names 16k). */
+export function* assignSatIdsSteps(
+  sats: readonly { norad: number; name: string }[],
+  known: ReadonlyMap<number, string>,
+  aliases: AliasTable,
+): Generator<void, { ids: Map<number, string>; added: number }, undefined> {
   const ids = new Map(known);
   const taken = new Set(known.values());
   let added = 0;
@@ -62,7 +72,7 @@ export function assignSatIds(
     while (taken.has(id)) id = `${preferredSatId(s.norad, s.name, aliases)}-${s.norad}-${n++}`;
     ids.set(s.norad, id);
     taken.add(id);
-    added++;
+    if ((++added & 31) === 0) yield;
   }
   return { ids, added };
 }

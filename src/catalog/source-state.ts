@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
-import { jsonArray } from './json-bytes.js';
+import { jsonArray } from '../util/json-bytes.js';
 import { ommRecord } from './omm.js';
 import type { OmmElements } from './types.js';
 

@@ -63,6 +63,8 @@ export interface PassSelection {
   include_ongoing: boolean;
   /** Dense satellite indexes allowed; null = all. */
   sats: ReadonlySet<number> | null;
+  /** At most this many events are built (the earliest by AOS); the rest are only counted. */
+  limit?: number;
 }
 
 export class PassTable {
@@ -155,15 +157,19 @@ export class PassTable {
   }
 
   /** Passes starting in [from, to) (or under way at `from` with include_ongoing), sorted by AOS. */
-  select(q: PassSelection): PassEvent[] {
-    const out: PassEvent[] = [];
+  /** Matching passes by AOS: up to `limit` events built, and how many match in all. */
+  select(q: PassSelection): PassEvent[] & { total: number } {
+    const out = [] as unknown as PassEvent[] & { total: number };
+    const limit = q.limit ?? Infinity;
+    let total = 0;
     const start = this.lowerBound(q.include_ongoing ? q.from_ms - this.maxDurationMs : q.from_ms);
     for (let k = start; k < this.size && this.aos[k] < q.to_ms; k++) {
       if (this.aos[k] < q.from_ms && (!q.include_ongoing || this.los[k] <= q.from_ms)) continue;
       if (this.maxEl[k] < q.min_max_el_deg) continue;
       if (q.sats && !q.sats.has(this.sat[k])) continue;
-      out.push(this.event(k));
+      if (total++ < limit) out.push(this.event(k));
     }
+    out.total = total;
     return out;
   }
 

@@ -34,3 +34,28 @@ export async function runSliced(step: () => boolean, s: LoopSlicer = eventLoopSl
     await s.yieldTo();
   }
 }
+
+/**
+ * Work written once as a generator that yields at safe points: `drain` runs it to the end at
+ * once (boot, tools, tests), `drainSliced` a slice at a time on the running server.
+ */
+export function drain<T>(g: Generator<unknown, T, undefined>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
+
+export async function drainSliced<T>(g: Generator<unknown, T, undefined>, s: LoopSlicer = eventLoopSlicer): Promise<T> {
+  let out: { value: T } | null = null;
+  await runSliced(
+    () => {
+      const r = g.next();
+      if (r.done) out = { value: r.value };
+      return !r.done;
+    },
+    s,
+    1,
+  );
+  return out!.value;
+}

@@ -6,14 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { KEPT_SKIPPED, MAX_CATALOG_RECORDS } from '../../src/catalog/parse.js';
 import { FixedClock } from '../../src/util/clock.js';
 import { startServer, tmpDataDir, type TestServer } from '../helpers/server.js';
+import { tinyObjects } from './fixtures/hostile.js';
 import { body, startSourceServer, type SourceServer } from './fixtures/source-server.js';
 
 const MIB = 1024 * 1024;
-/** The shape that ran a 96 MiB heap out of memory: 15 MiB of tiny objects. */
-export function tinyObjects(bytes: number): Buffer {
-  const one = '{"a":1},';
-  return Buffer.from('[' + one.repeat(Math.floor((bytes - 2) / one.length)).slice(0, -1) + ']');
-}
 
 describe('hostile catalog sources', () => {
   let src: SourceServer;

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import type { Services } from '../../app.js';
 import { LiveSampleSchema } from '../../orbit/schemas.js';
+import { jsonWithArraySteps } from '../../util/json-bytes.js';
+import { drainSliced } from '../../util/loop-slices.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 
 export const MAX_LIVE_SAT_IDS = 64;
@@ -22,18 +24,27 @@ const SatIdList = v.pipe(
 
 // /api/v1/live
 export function liveRoutes(s: Services): RouteDef[] {
-  // The whole-catalog answer is serialised once per second (and per catalog and location).
-  let cache: { key: string; reply: RawReply } | null = null;
-  const body = (sat_ids?: string[]) => {
-    const now = s.clock.now();
-    const items = s.orbit.live(now, sat_ids);
+  const location = () => {
     const loc = s.location.resolved();
-    return {
-      timestamp: new Date(Math.floor(now / 1000) * 1000).toISOString(),
-      location: { source: loc.source, lat: loc.lat, lon: loc.lon, alt_m: loc.alt_m },
-      count: items.length,
-      items,
-    };
+    return { source: loc.source, lat: loc.lat, lon: loc.lon, alt_m: loc.alt_m };
+  };
+  const keyAt = (now: number) => {
+    const loc = s.location.resolved();
+    return `${Math.floor(now / 1000)}|${s.catalog.current().version}|${loc.lat},${loc.lon},${loc.alt_m}`;
+  };
+  // The whole-catalog answer: computed and serialised in slices, once per second (and catalog and
+  // location) at most; callers meanwhile share the sweep under way. On a slow board with a big
+  // catalog a sweep outlasts its second: the answer then carries the second it was computed for.
+  let cache: { key: string; reply: RawReply } | null = null;
+  let sweep: Promise<RawReply> | null = null;
+  const wholeCatalog = async (): Promise<RawReply> => {
+    const key = keyAt(s.clock.now());
+    const loc = location();
+    const { second_ms, items } = await drainSliced(s.orbit.liveAllSteps(s.clock.now()));
+    const head = { timestamp: new Date(second_ms).toISOString(), location: loc, count: items.length };
+    const reply = new RawReply(await drainSliced(jsonWithArraySteps(head, 'items', items)));
+    cache = { key, reply };
+    return reply;
   };
   return [
     route({
@@ -46,11 +57,14 @@ export function liveRoutes(s: Services): RouteDef[] {
       query: v.object({ sat_ids: v.optional(SatIdList) }),
       response: LiveResponse,
       handler: ({ query }) => {
-        if (query.sat_ids) return body(query.sat_ids);
-        const loc = s.location.resolved();
-        const key = `${Math.floor(s.clock.now() / 1000)}|${s.catalog.current().version}|${loc.lat},${loc.lon},${loc.alt_m}`;
-        if (cache?.key !== key) cache = { key, reply: new RawReply(JSON.stringify(body())) };
-        return cache.reply;
+        const now = s.clock.now();
+        if (query.sat_ids) {
+          const items = s.orbit.live(now, query.sat_ids);
+          return { timestamp: new Date(Math.floor(now / 1000) * 1000).toISOString(), location: location(), count: items.length, items };
+        }
+        if (cache?.key === keyAt(now)) return cache.reply;
+        sweep ??= wholeCatalog().finally(() => (sweep = null));
+        return sweep;
       },
     }),
   ];

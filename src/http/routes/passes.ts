@@ -6,16 +6,28 @@ import { GuidanceEmbedSchema } from '../../guidance/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';
 import { passFilterSatIds } from '../../station/pass-filter.js';
 import { iso } from '../../util/clock.js';
-import { route, type RouteDef } from '../route.js';
-import { qBool, qNumber } from '../validate.js';
+import { drainSliced } from '../../util/loop-slices.js';
+import { jsonWithArraySteps } from '../../util/json-bytes.js';
+import { RawReply, route, type RouteDef } from '../route.js';
+import { qBool, qInt, qNumber } from '../validate.js';
 
 export const DEFAULT_PASS_HOURS = 24;
+/**
+ * Passes in one answer: ~500 bytes each with guidance, so 2000 is ~1 MiB. The 16k catalog has
+ * ~300k passes in 48 h, which no client can use and no 96 MiB heap can build at once.
+ */
+export const MAX_PASS_ITEMS = 2000;
+export const DEFAULT_PASS_LIMIT = 1000;
 
 const PassesResponse = v.object({
   timestamp: v.string(),
   hours: v.number(),
   min_max_el: v.number(),
   count: v.number(),
+  /** Passes matching the query; more than count when the answer was cut at `limit`. */
+  total: v.number(),
+  limit: v.number(),
+  truncated: v.boolean(),
   // The pass fields plus the guidance model's own schemas, so /docs shows the embedded recommendation and matrix.
   items: v.array(v.object({ ...PassItemSchema.entries, ...GuidanceEmbedSchema.entries })),
 });
@@ -38,6 +50,15 @@ export function passItem(s: Services, p: PassEvent, now_ms: number): v.InferOutp
   };
 }
 
+function* passItemSteps(s: Services, passes: readonly PassEvent[], now_ms: number) {
+  const items: ReturnType<typeof passItem>[] = [];
+  for (const p of passes) {
+    items.push(passItem(s, p, now_ms));
+    if (items.length % 16 === 0) yield;
+  }
+  return items;
+}
+
 // /api/v1/passes and /api/v1/passes/cache/refresh
 export function passesRoutes(s: Services): RouteDef[] {
   const horizon = s.orbit.horizonHours;
@@ -50,12 +71,14 @@ export function passesRoutes(s: Services): RouteDef[] {
         `Passes with AOS in the next \`hours\` (default ${DEFAULT_PASS_HOURS}, at most the ${horizon} h table horizon) ` +
         'reaching at least `min_max_el` degrees (default 0), sorted by AOS, from the precomputed pass table. The pass ' +
         'filter profile applies unless include_all_sats; include_ongoing adds passes already under way (true AOS in the past). ' +
-        'aos/tca/los carry milliseconds; tca is the time of maximum elevation.',
+        'aos/tca/los carry milliseconds; tca is the time of maximum elevation. At most `limit` passes ' +
+        `(default ${DEFAULT_PASS_LIMIT}, at most ${MAX_PASS_ITEMS}), the earliest by AOS; total counts every match and truncated says the answer was cut.`,
       query: v.object({
         hours: v.optional(qNumber(0.1, horizon), String(DEFAULT_PASS_HOURS)),
         min_max_el: v.optional(qNumber(0, 90), '0'),
         include_all_sats: v.optional(qBool(), 'false'),
         include_ongoing: v.optional(qBool(), 'false'),
+        limit: v.optional(qInt(1, MAX_PASS_ITEMS), String(DEFAULT_PASS_LIMIT)),
       }),
       response: PassesResponse,
       handler: async ({ query }) => {
@@ -67,9 +90,12 @@ export function passesRoutes(s: Services): RouteDef[] {
           min_max_el_deg: query.min_max_el,
           sat_ids,
           include_ongoing: query.include_ongoing,
+          limit: query.limit,
         });
-        const items = passes.map((p) => passItem(s, p, now));
-        return { timestamp: iso(now), hours: query.hours, min_max_el: query.min_max_el, count: items.length, items };
+        // Guidance per pass and the serialisation run in slices: 2000 items are ~100 ms here.
+        const items = await drainSliced(passItemSteps(s, passes, now));
+        const head = { timestamp: iso(now), hours: query.hours, min_max_el: query.min_max_el, count: items.length, total: passes.total, limit: query.limit, truncated: passes.total > items.length };
+        return new RawReply(await drainSliced(jsonWithArraySteps(head, 'items', items)));
       },
     }),
     route({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonArray, jsonWithArray } from '../../src/catalog/json-bytes.js';
+import { jsonArray, jsonWithArray } from '../../src/util/json-bytes.js';
 
 // The sliced serialiser must write exactly what JSON.stringify writes, at every slice boundary.
 describe('sliced JSON bytes', () => {

@@ -1,0 +1,42 @@
+// The server as the appliance runs it: the esbuild bundle under deploy/satstation.service's node
+// flags and environment (a 96 MiB heap), for tests that must show a load cannot crash it.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deployedRuntime } from '../../bench/child-bundle.js';
+import { tmpDataDir } from './server.js';
+import { spawnServer, type SpawnedServer } from './spawn-server.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+let bundle: string | null = null;
+
+/** Builds the server bundle once per test process (into a temp dir: dist/ is left alone). */
+function serverBundle(): string {
+  if (!bundle) {
+    const out = tmpDataDir('satstation-bundle-');
+    execFileSync(process.execPath, ['build.mjs', '--server-only', '--out', out], { cwd: ROOT, stdio: 'pipe' });
+    bundle = join(out, 'server.mjs');
+  }
+  return bundle;
+}
+
+export interface DeployedServer extends SpawnedServer {
+  /** Peak resident set so far (VmHWM), MiB: what systemd's MemoryMax is checked against. */
+  peakRssMiB(): number;
+}
+
+export async function spawnDeployed(env: Record<string, string> = {}, dataDir = tmpDataDir()): Promise<DeployedServer> {
+  const rt = deployedRuntime();
+  const srv = await spawnServer(process.execPath, [...rt.flags, serverBundle()], {
+    cwd: ROOT,
+    env: { ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    timeoutMs: 30_000,
+  });
+  return {
+    ...srv,
+    peakRssMiB: () => {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${srv.child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : NaN;
+    },
+  };
+}
