@@ -5,12 +5,13 @@ import { orbitSuite } from './orbit.bench.js';
 import { catalogSuite } from './catalog.bench.js';
 import { guidanceSuite } from './guidance.bench.js';
 import { stationSuite } from './station.bench.js';
+import { robustnessSuite } from './robustness.bench.js';
 import { setLogLevel } from '../src/util/logger.js';
 
 setLogLevel('silent');
 
 // Suites register here, one per hot path.
-const suites: Suite[] = [coreSuite, catalogSuite, orbitSuite, guidanceSuite, stationSuite];
+const suites: Suite[] = [coreSuite, catalogSuite, orbitSuite, guidanceSuite, stationSuite, robustnessSuite];
 
 const filter = process.argv[2];
 let allOk = true;

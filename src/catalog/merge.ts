@@ -5,12 +5,16 @@ import { epochMs } from './validate.js';
 import { drain } from '../util/loop-slices.js';
 
 /** One record per NORAD id; the newest epoch wins, on a tie the earlier list wins. */
-export function mergeByNorad(lists: readonly (readonly OmmElements[])[]): Map<number, OmmElements> {
+export const mergeByNorad = (lists: readonly (readonly OmmElements[])[]): Map<number, OmmElements> => drain(mergeByNoradSteps(lists));
+
+export function* mergeByNoradSteps(lists: readonly (readonly OmmElements[])[]): Generator<void, Map<number, OmmElements>, undefined> {
   const out = new Map<number, OmmElements>();
+  let n = 0;
   for (const list of lists) {
     for (const el of list) {
       const prev = out.get(el.NORAD_CAT_ID);
       if (!prev || epochMs(el) > epochMs(prev)) out.set(el.NORAD_CAT_ID, el);
+      if ((++n & 255) === 0) yield;
     }
   }
   return out;

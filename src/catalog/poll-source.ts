@@ -43,7 +43,7 @@ export async function pollSource(
   o: { nowMs: number; timeoutMs: number; maxBytes: number; signal?: AbortSignal },
 ): Promise<SourceOutcome> {
   const st = state.get(source);
-  const held = state.held(source);
+  const held = await state.held(source);
   const now = o.nowMs;
   const gate = nextFetchAllowed(st);
   if (now < gate.at) {

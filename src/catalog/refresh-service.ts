@@ -7,7 +7,7 @@ import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { drainSliced } from '../util/loop-slices.js';
 import type { CatalogService } from './catalog-service.js';
-import { dropRepeatedSteps, mergeByNorad } from './merge.js';
+import { dropRepeatedSteps, mergeByNoradSteps } from './merge.js';
 import { pollSource, type SourceOutcome } from './poll-source.js';
 import type { SnapshotService, Snapshot } from './snapshots.js';
 import { SourceStateStore } from './source-state.js';
@@ -137,11 +137,19 @@ export class CatalogRefresh {
    */
   private async merge(contributions: (OmmElements[] | null)[]): Promise<OmmElements[]> {
     const fresh = contributions.filter((c): c is OmmElements[] => c !== null);
-    const named = new Set(fresh.flatMap((c) => c.map((e) => e.NORAD_CAT_ID)));
     const keepAll = contributions.some((c) => c === null);
-    const current = this.d.catalog.current().satellites.map((s) => s.elements).filter((e) => keepAll || named.has(e.NORAD_CAT_ID));
-    const merged = [...mergeByNorad([...fresh, current]).values()];
-    const { kept, dropped } = await drainSliced(dropRepeatedSteps(merged));
+    const satellites = this.d.catalog.current().satellites;
+    const merged = await drainSliced(
+      (function* () {
+        const named = new Set<number>();
+        for (const c of fresh) for (const e of c) named.add(e.NORAD_CAT_ID);
+        yield;
+        const current = keepAll ? satellites.map((s) => s.elements) : satellites.filter((s) => named.has(s.norad_id)).map((s) => s.elements);
+        yield;
+        return yield* mergeByNoradSteps([...fresh, current]);
+      })(),
+    );
+    const { kept, dropped } = await drainSliced(dropRepeatedSteps([...merged.values()]));
     if (dropped.length) log.info(`merge: ${dropped.length} objects repeat another object's elements and are not tracked`);
     return kept;
   }

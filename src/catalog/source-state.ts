@@ -2,13 +2,15 @@
 // max-age, 403/429 backoff) and the records of its last good fetch, so a source inside its
 // politeness window still contributes what we hold.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
-import { jsonArray } from '../util/json-bytes.js';
-import { ommRecord } from './omm.js';
+import { jsonArraySteps } from '../util/json-bytes.js';
+import { drainSliced } from '../util/loop-slices.js';
+import { fetchSource } from './fetch-source.js';
+import { parseCatalogSliced } from './parse.js';
+import { MAX_SOURCE_BYTES } from './sources.js';
 import type { OmmElements } from './types.js';
 
 const ms = v.nullable(v.number());
@@ -41,11 +43,15 @@ export const emptySourceState = (): SourceState => ({
   last_count: 0,
 });
 
+/** A local file: only a stuck disk takes this long. */
+const HELD_READ_TIMEOUT_MS = 30_000;
+
 /** File (under DATA_DIR/catalog/sources) holding a source's last good records. */
 export const heldFileName = (source: string) => createHash('sha1').update(source).digest('hex').slice(0, 16) + '.json';
 
 export class SourceStateStore {
   private store: JsonStore<typeof StateFileSchema>;
+  private readonly heldCache = new Map<string, OmmElements[] | null>();
 
   constructor(private readonly dir: string, now: () => number) {
     this.store = new JsonStore({ dir, name: 'sources-state', schema: StateFileSchema, defaults: () => ({}), now });
@@ -63,25 +69,23 @@ export class SourceStateStore {
     return join(this.dir, 'sources', heldFileName(source));
   }
 
-  /** Records of the last good fetch (validated again: the file may be damaged). */
-  held(source: string): OmmElements[] | null {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(this.heldPath(source), 'utf8'));
-    } catch {
-      return null;
-    }
-    if (!Array.isArray(raw)) return null;
-    const out: OmmElements[] = [];
-    for (const r of raw) {
-      const el = ommRecord(r);
-      if (!('reason' in el)) out.push(el);
-    }
-    return out.length ? out : null;
+  /**
+   * Records of the last good fetch: kept in memory once read or fetched (the catalog holds the
+   * same objects, so this costs little), else read from disk like a source (regular file,
+   * size cap) and validated again in slices, since the file may be damaged.
+   */
+  async held(source: string): Promise<OmmElements[] | null> {
+    if (this.heldCache.has(source)) return this.heldCache.get(source)!;
+    const res = await fetchSource(this.heldPath(source), { timeoutMs: HELD_READ_TIMEOUT_MS, maxBytes: MAX_SOURCE_BYTES, nowMs: 0 });
+    const records = res.kind === 'data' ? (await parseCatalogSliced(res.body, {}))?.records ?? [] : [];
+    const held = records.length ? records : null;
+    this.heldCache.set(source, held);
+    return held;
   }
 
-  async hold(source: string, records: readonly OmmElements[]): Promise<void> {
-    await writeFileAtomic(this.heldPath(source), jsonArray(records));
+  async hold(source: string, records: OmmElements[]): Promise<void> {
+    this.heldCache.set(source, records);
+    await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArraySteps(records)));
   }
 
   flush(): Promise<void> {

@@ -1,0 +1,124 @@
+// Robustness bounds (issue 10): what a hostile source and the whole 16k catalogue cost the running
+// server. One child process runs the real App (esbuild bundle, the unit's node flags: 96 MiB heap)
+// with an event-loop delay monitor, serves the sources from 127.0.0.1 and calls its own HTTP API
+// with a client that discards the bodies, so the loop figures are the server's work.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { FixedClock } from '../src/util/clock.js';
+import { setLogLevel } from '../src/util/logger.js';
+import { tinyObjects } from '../test/catalog/fixtures/hostile.js';
+import { bundleForChild, describeRuntime, runDeployedChild } from './child-bundle.js';
+import { activeTlePath } from './data.js';
+import type { BudgetLine, Suite } from './harness.js';
+
+const NOW = Date.parse('2026-07-24T12:00:00Z'); // data date of active.tle
+const MIB = 1024 * 1024;
+
+interface Phase {
+  ms: number;
+  loopMaxMs: number;
+  peakRssMiB: number;
+  note: string;
+}
+
+function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; bytes: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      let bytes = 0;
+      const keep: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (bytes < 64 * 1024) keep.push(c); // small answers are read, big ones only counted
+      });
+      res.on('end', () => {
+        let json: any = null;
+        try {
+          json = JSON.parse(Buffer.concat(keep).toString());
+        } catch {
+          /* a big answer: counted only */
+        }
+        resolve({ status: res.statusCode ?? 0, bytes, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(body ? JSON.stringify(body) : undefined);
+  });
+}
+
+async function child(activeTle: string): Promise<void> {
+  setLogLevel('silent');
+  const bodies: Record<string, Buffer> = { '/tiny-objects': Buffer.from(tinyObjects(15 * MIB)), '/active.tle': readFileSync(activeTle) };
+  const sources = createServer((req, res) => res.end(bodies[req.url ?? ''] ?? ''));
+  await new Promise<void>((r) => sources.listen(0, '127.0.0.1', r));
+  const srcBase = `http://127.0.0.1:${(sources.address() as AddressInfo).port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-robust-'));
+  const clock = new FixedClock(NOW);
+  const app = new App({ config: { ...loadConfig({}), port: 0, host: '127.0.0.1', dataDir }, clock });
+  const base = `http://127.0.0.1:${await app.start()}`;
+  await call(base, 'POST', '/api/v1/datasets/sources', { status_url: '' });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const phase = async (work: () => Promise<string>): Promise<Phase> => {
+    loop.reset();
+    const t0 = performance.now();
+    const note = await work();
+    return { ms: performance.now() - t0, loopMaxMs: loop.max / 1e6, peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MIB, note };
+  };
+  const refreshFrom = async (path: string) => {
+    await call(base, 'POST', '/api/v1/datasets/sources', { sources: [srcBase + path] });
+    clock.advance(3 * 3_600_000); // outside the last fetch's politeness window
+    const r = await call(base, 'POST', '/api/v1/datasets/refresh', {});
+    const rep = r.json?.meta?.reports?.[0];
+    return `${rep?.status}: ${String(rep?.message).slice(0, 70)}`;
+  };
+  const out: Record<string, Phase> = {};
+  out.hostile = await phase(() => refreshFrom('/tiny-objects'));
+  out.refresh = await phase(() => refreshFrom('/active.tle'));
+  out.passesCold = await phase(async () => {
+    const r = await call(base, 'GET', '/api/v1/passes?hours=48&include_all_sats=true');
+    return `${r.status}, ${(r.bytes / 1024).toFixed(0)} KiB (table computed meanwhile)`;
+  });
+  out.passesWarm = await phase(async () => {
+    const r = await call(base, 'GET', '/api/v1/passes?hours=48&include_all_sats=true&limit=2000');
+    return `${r.status}, ${(r.bytes / 1024).toFixed(0)} KiB`;
+  });
+  out.live = await phase(async () => {
+    clock.advance(1000);
+    const r = await call(base, 'GET', '/api/v1/live');
+    return `${r.status}, ${(r.bytes / MIB).toFixed(1)} MiB, ${app.services.catalog.current().satellites.length} satellites`;
+  });
+  loop.disable();
+  await app.stop();
+  sources.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+export const robustnessSuite: Suite = {
+  name: 'robustness: hostile source, 16k catalogue through the API',
+  async run() {
+    const bundle = await bundleForChild(fileURLToPath(import.meta.url), 'robustness-child');
+    const r = runDeployedChild<Record<string, Phase>>(bundle, ['--robustness-child', activeTlePath()]);
+    const rt = describeRuntime();
+    const loopLine = (name: string, p: Phase): BudgetLine => ({ name: `longest event-loop block: ${name}`, value: p.loopMaxMs, unit: 'ms', budget: 20, note: `${(p.ms / 1000).toFixed(2)} s; ${p.note}` });
+    return [
+      { name: 'peak RSS after a refresh from a 15 MiB hostile source (tiny JSON objects)', value: r.hostile.peakRssMiB, unit: 'MiB', budget: 120, note: `${rt}; ${r.hostile.note}` },
+      loopLine('that hostile refresh', r.hostile),
+      loopLine('refresh to the whole active catalogue (16k)', r.refresh),
+      { name: '… peak RSS of the process so far', value: r.refresh.peakRssMiB, unit: 'MiB', budget: 160, note: 'MemoryMax is 192 MiB' },
+      loopLine('/passes 48 h, every satellite, cold (waits for the 16k table)', r.passesCold),
+      loopLine('/passes 48 h, every satellite, limit 2000, warm', r.passesWarm),
+      loopLine('/live, whole 16k catalogue', r.live),
+      { name: 'peak RSS of the whole run', value: r.live.peakRssMiB, unit: 'MiB', budget: 160, note: 'MemoryMax is 192 MiB' },
+    ];
+  },
+};
+
+if (process.argv[2] === '--robustness-child') await child(process.argv[3]);
