@@ -102,7 +102,7 @@ function Page() {
   const [sort, setSort] = useState<SortKey>('aos');
   const [selKey, setSelKey] = useState<string | null>(null);
   const [limit, setLimit] = useState(PAGE_ROWS);
-  const passes = usePoll<{ items: PassRow[] }>(`/api/v1/passes?hours=24&include_ongoing=true&min_max_el=${minEl}${all ? '&include_all_sats=true' : ''}`, 60_000, 'home-passes');
+  const passes = usePoll<{ items: PassRow[]; total?: number; truncated?: boolean }>(`/api/v1/passes?hours=24&include_ongoing=true&min_max_el=${minEl}${all ? '&include_all_sats=true' : ''}`, 60_000, 'home-passes');
   const st = usePoll<SystemState & { location: { lat: number; lon: number } }>('/api/v1/system/state', 30_000, 'system-state');
   const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
   const tracked = lite.data?.trackedSatIds.join(',') ?? null;
@@ -201,6 +201,11 @@ function Page() {
               </tbody>
             </table>
             {passes.data && rows.length === 0 && <p class="muted">No passes in the next 24 h with these filters.</p>}
+            {passes.data?.truncated && (
+              <p class="muted small" data-truncated>
+                The earliest {passes.data.items.length} of {passes.data.total} passes; raise the minimum elevation or use the Favorites filter to see later ones.
+              </p>
+            )}
             {rows.length > limit && (
               <button type="button" onClick={() => setLimit(limit + PAGE_ROWS)} data-more>
                 Show {Math.min(PAGE_ROWS, rows.length - limit)} more ({rows.length - limit} not shown)
