@@ -22,10 +22,12 @@ const STATUS: Record<number, string> = {
   409: '409 Conflict',
   413: '413 Payload Too Large',
   415: '415 Unsupported Media Type',
+  431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',
   503: '503 Service Unavailable',
   504: '504 Gateway Timeout',
+  507: '507 Insufficient Storage',
 };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -55,6 +57,9 @@ function errorReply(status: number, code: string, message: string, details: unkn
   return { status, contentType: JSON_TYPE, body: JSON.stringify({ error: { code, message, details } }), headers };
 }
 
+// The message of an unknown error can carry file paths and internals: it goes to the log only.
+const INTERNAL_ERROR: Reply = errorReply(500, 'internal_error', 'internal error; the server log has the details');
+
 /** Maps anything a handler throws to the one error body; unknown errors are 500 and logged. */
 export function replyForError(err: unknown, route?: RouteDef): Reply {
   if (err instanceof AppError) return errorReply(err.status, err.code, err.message, err.details);
@@ -63,7 +68,15 @@ export function replyForError(err: unknown, route?: RouteDef): Reply {
     return errorReply(e.status, e.code, e.message, e.details);
   }
   log.error(`handler ${route ? `${route.method} ${route.path}` : ''} failed`, err);
-  return errorReply(500, 'internal_error', 'internal error: ' + errorMessage(err));
+  return INTERNAL_ERROR;
+}
+
+/** Resolves on the next event-loop turn (after the current socket read has been fully parsed). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+interface ReqState {
+  aborted: boolean;
+  head: boolean;
 }
 
 function parseQuery(qs: string): Record<string, string> {
@@ -114,14 +127,15 @@ export class HttpServer {
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl();
     const acceptEncoding = req.getHeader('accept-encoding');
+    const head = method === 'HEAD';
 
-    if (method === 'GET' || method === 'HEAD') {
+    if (method === 'GET' || head) {
       const asset = this.opts.assets?.get(url);
-      if (asset) return this.sendAsset(res, asset, acceptEncoding, method === 'HEAD');
+      if (asset) return this.sendAsset(res, asset, acceptEncoding, head);
     }
-    const match = this.router.match(method === 'HEAD' ? 'GET' : method, url);
+    const match = this.router.match(head ? 'GET' : method, url);
     if (match.kind === 'not_found') {
-      return this.send(res, errorReply(404, 'not_found', `no route for ${url}`, { path: url }));
+      return this.send(res, errorReply(404, 'not_found', `no route for ${url}`, { path: url }), false, head);
     }
     if (match.kind === 'method_not_allowed') {
       return this.send(
@@ -129,6 +143,8 @@ export class HttpServer {
         errorReply(405, 'method_not_allowed', `${method} is not allowed on ${url}`, { allowed: match.allowed }, {
           Allow: match.allowed.join(', '),
         }),
+        false,
+        head,
       );
     }
     const route = match.route;
@@ -141,7 +157,7 @@ export class HttpServer {
     };
     const contentType = req.getHeader('content-type');
     const declaredLength = Number(req.getHeader('content-length') || 0);
-    const state = { aborted: false };
+    const state: ReqState = { aborted: false, head };
     res.onAborted(() => {
       state.aborted = true;
     });
@@ -188,7 +204,7 @@ export class HttpServer {
     });
   }
 
-  private async run(res: uWS.HttpResponse, route: RouteDef, ctx: any, state: { aborted: boolean }): Promise<void> {
+  private async run(res: uWS.HttpResponse, route: RouteDef, ctx: any, state: ReqState): Promise<void> {
     let reply: Reply;
     try {
       if (route.query) ctx.query = parseOr400(route.query, ctx.query, 'query');
@@ -200,6 +216,17 @@ export class HttpServer {
           });
         }
         ctx.body = parseOr400(route.body, ctx.body, 'body');
+      }
+      if (route.method === 'POST') {
+        // uWS 20.30 closes the connection, unanswered, when it parses a pipelined request while this
+        // answer is pending (HttpContext.h, HTTP_RESPONSE_PENDING), within the current socket read.
+        // Wait one loop turn and do not apply a write whose answer can no longer be delivered.
+        await nextTurn();
+        if (state.aborted) {
+          this.inFlight--;
+          log.warn(`${route.method} ${route.path} not run: connection closed before it started (pipelined request?)`);
+          return;
+        }
       }
       const out = await route.handler(ctx);
       if (route.clearsLiteCache) this.opts.onLiteInvalidate?.(route);
@@ -217,35 +244,54 @@ export class HttpServer {
     } catch (err) {
       reply = replyForError(err, route);
     }
+    if (state.aborted && route.method === 'POST') {
+      log.warn(`${route.method} ${route.path} ran but its answer was lost: the connection closed meanwhile`);
+    }
     this.finish(res, state, reply);
   }
 
-  private finish(res: uWS.HttpResponse, state: { aborted: boolean }, reply: Reply, close = false): void {
+  private finish(res: uWS.HttpResponse, state: ReqState, reply: Reply, close = false): void {
     this.inFlight--;
     if (state.aborted) return; // the client is gone; nothing to write, nothing leaked
-    this.send(res, reply, close);
+    this.send(res, reply, close, state.head);
   }
 
-  private send(res: uWS.HttpResponse, reply: Reply, close = false): void {
+  private send(res: uWS.HttpResponse, reply: Reply, close = false, head = false): void {
     res.cork(() => {
       res.writeStatus(STATUS[reply.status] ?? `${reply.status} Status`);
       res.writeHeader('Content-Type', reply.contentType);
       res.writeHeader('Cache-Control', 'no-store');
       if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]);
-      if (close) res.writeHeader('Connection', 'close');
-      res.end(reply.body, close);
+      // end(body, true) writes `Connection: close` itself; writing it here too doubled the header.
+      // HEAD never closes: `close` is only set while reading a POST body.
+      if (head) endHead(res, bodyLength(reply.body));
+      else res.end(reply.body, close);
     });
   }
 
   private sendAsset(res: uWS.HttpResponse, a: StaticAsset, acceptEncoding: string, head: boolean): void {
     const gz = a.gzip !== null && acceptEncoding.includes('gzip');
+    const body = gz ? a.gzip! : a.body;
     res.cork(() => {
       res.writeStatus('200 OK');
       res.writeHeader('Content-Type', a.contentType);
       res.writeHeader('Cache-Control', a.cacheControl);
       res.writeHeader('Vary', 'Accept-Encoding');
       if (gz) res.writeHeader('Content-Encoding', 'gzip');
-      res.end(head ? '' : gz ? a.gzip! : a.body);
+      if (head) endHead(res, body.byteLength);
+      else res.end(body);
     });
   }
+}
+
+function bodyLength(body: string | Uint8Array): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+/** A HEAD answer: the GET's headers and Content-Length, no body (a body would desync keep-alive framing). */
+function endHead(res: uWS.HttpResponse, contentLength: number): void {
+  // uWS 20.30's endWithoutBody(n), and endWithoutBody(undefined, close), ignore the call and leave the
+  // response open; so the header is written by hand and endWithoutBody() (which adds none) ends it.
+  res.writeHeader('Content-Length', String(contentLength));
+  res.endWithoutBody();
 }
