@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { removeStaleTempsIn } from './store/atomic-file.js';
 import type { Config } from './config.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
@@ -82,6 +83,7 @@ export class App {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     mkdirSync(config.dataDir, { recursive: true });
+    removeStaleTempsIn(config.dataDir); // each folder's owner cleans its own; this one holds the settings
     const stores = createStores(config.dataDir, clock);
     const location = new LocationService(stores.location, clock);
     this.parts.push(location);

@@ -1,9 +1,9 @@
 // The live catalog: boots synchronously from the persisted refresh under DATA_DIR (when present
 // and valid) or the bundled data, hands out immutable generations and announces replacements.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { moveAside, writeFileAtomic } from '../store/atomic-file.js';
+import { moveAside, readTextCapped, removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
+import { jsonShapeProblem } from '../store/json-shape.js';
 import { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
@@ -13,7 +13,7 @@ import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundle
 import { buildCatalogSteps, EMPTY_STATUS } from './catalog-build.js';
 import { jsonWithArraySteps } from '../util/json-bytes.js';
 import { ommRecord } from './omm.js';
-import { describeSkipped } from './parse.js';
+import { describeSkipped, MAX_CATALOG_RECORDS } from './parse.js';
 import { assignSatIdsSteps } from './sat-ids.js';
 import type { Catalog, CatalogProvider, OmmElements, OperationalStatus, Satellite } from './types.js';
 import { rangeProblem } from './validate.js';
@@ -21,6 +21,13 @@ import { rangeProblem } from './validate.js';
 const log = logger('catalog');
 
 export const CATALOG_FILE = 'catalog.json';
+/** The 16k active catalogue is ~7 MiB in this format; the parse limit of 30k records fits in 24 MiB. */
+const PERSISTED_MAX_BYTES = 24 * 1024 * 1024;
+/**
+ * A record is one object with ~17 keys and ~22 strings; the sat_ids map adds two strings per
+ * object. Bounded so, JSON.parse of the worst text under the cap stays within ~50 MiB at boot.
+ */
+const PERSISTED_SHAPE = { containers: MAX_CATALOG_RECORDS + 64, strings: MAX_CATALOG_RECORDS * 32, values: MAX_CATALOG_RECORDS * 48 };
 
 /** What a refresh persists: the merged elements plus where they came from. */
 export interface PersistedCatalog {
@@ -68,7 +75,9 @@ export class CatalogService implements CatalogProvider {
   constructor(private readonly opts: CatalogServiceOptions) {
     this.dir = join(opts.dataDir, 'catalog');
     const now = () => opts.clock.now();
-    this.idStore = new JsonStore({ dir: this.dir, name: 'sat-ids', schema: SatIdsSchema, defaults: () => ({}), now });
+    removeStaleTempsIn(this.dir); // catalog.json and sat-ids.json temps a kill left behind
+    // One entry per object ever seen: ~35 bytes each, so the record limit fits in 2 MiB.
+    this.idStore = new JsonStore({ dir: this.dir, name: 'sat-ids', schema: SatIdsSchema, defaults: () => ({}), now, maxBytes: 2 * 1024 * 1024 });
     const persisted = this.loadPersisted();
     const elements = persisted?.elements ?? bundledElements;
     if (persisted) this.meta = { refreshed_at: persisted.refreshed_at, sources: persisted.sources };
@@ -184,13 +193,17 @@ export class CatalogService implements CatalogProvider {
   /** The persisted refresh, or null (missing, unreadable or empty: the bundled data is used). */
   private loadPersisted(): (PersistedCatalog & { total: number }) | null {
     const path = this.persistedPath();
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`cannot read ${path}; using the bundled catalog`, err);
+    const read = readTextCapped(path, PERSISTED_MAX_BYTES);
+    if (read.kind === 'missing') return null;
+    if (read.kind === 'error') {
+      log.warn(`cannot read ${path} (${read.code}); using the bundled catalog`);
       return null;
     }
+    if (read.kind === 'not-a-file') return this.quarantine(path, 'is not a regular file');
+    if (read.kind === 'too-large') return this.quarantine(path, `is ${read.bytes} bytes, over the ${PERSISTED_MAX_BYTES}-byte limit`);
+    const text = read.text;
+    const shape = jsonShapeProblem(text, PERSISTED_SHAPE);
+    if (shape) return this.quarantine(path, `has ${shape}: not a catalog this station wrote`);
     let raw: Partial<PersistedCatalog>;
     try {
       raw = JSON.parse(text);

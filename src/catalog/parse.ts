@@ -9,14 +9,13 @@
 // steps in slices of a few milliseconds so a refresh never blocks the event loop.
 import { ommRecord } from './omm.js';
 import { TleSplitter, tleToElements, type RecordFailure } from './tle.js';
-import type { OmmElements } from './types.js';
+import { MAX_CATALOG_RECORDS, type OmmElements } from './types.js';
 import { elementProblem, epochMs } from './validate.js';
 import { runSliced, type LoopSlicer } from '../util/loop-slices.js';
 
 export type CatalogFormat = 'omm-json' | 'tle' | 'html' | 'empty' | 'unknown';
 
-/** The whole active catalog is ~16k objects (2026): 30k leaves room and bounds what a source can cost. */
-export const MAX_CATALOG_RECORDS = 30_000;
+export { MAX_CATALOG_RECORDS };
 /** One OMM record is ~700 bytes; a flat record is never near this. */
 export const MAX_RECORD_BYTES = 4096;
 /** A TLE line is 69 characters; a name line ~24. Longer lines are not decoded. */

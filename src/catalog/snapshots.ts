@@ -4,11 +4,12 @@
 import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { removeStaleTempsIn, tempPath, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
-import { catalogDocument, type CatalogService } from './catalog-service.js';
+import { catalogDocumentSteps, type CatalogService } from './catalog-service.js';
+import { drainSliced } from '../util/loop-slices.js';
 
 const log = logger('snapshots');
 
@@ -33,6 +34,7 @@ export class SnapshotService {
 
   constructor(dataDir: string, private readonly clock: Clock, private readonly catalog: CatalogService) {
     this.dir = join(dataDir, 'snapshots');
+    removeStaleTempsIn(this.dir); // snapshot copies a kill interrupted
     this.index = new JsonStore({ dir: this.dir, name: 'index', schema: IndexSchema, defaults: () => ({ seq: 0, items: [] }), now: () => clock.now() });
   }
 
@@ -74,11 +76,12 @@ export class SnapshotService {
     if (persisted) {
       // A copy of the persisted refresh: no second multi-megabyte JSON.stringify for big catalogs.
       await mkdir(this.dir, { recursive: true });
-      await copyFile(persisted, `${file}.tmp`);
-      await rename(`${file}.tmp`, file);
+      const tmp = tempPath(file); // the name boot-time cleanup recognises
+      await copyFile(persisted, tmp);
+      await rename(tmp, file);
       bytes = (await stat(file)).size;
     } else {
-      const body = catalogDocument(cat, '', [cat.origin]);
+      const body = await drainSliced(catalogDocumentSteps(cat, '', [cat.origin]));
       await writeFileAtomic(file, body);
       bytes = body.length;
     }

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import { jsonArraySteps } from '../util/json-bytes.js';
 import { drainSliced } from '../util/loop-slices.js';
@@ -55,6 +55,7 @@ export class SourceStateStore {
 
   constructor(private readonly dir: string, now: () => number) {
     this.store = new JsonStore({ dir, name: 'sources-state', schema: StateFileSchema, defaults: () => ({}), now });
+    removeStaleTempsIn(join(dir, 'sources'));
   }
 
   get(source: string): SourceState {

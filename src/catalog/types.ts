@@ -64,3 +64,6 @@ export interface CatalogProvider {
 
 export const ISS_NORAD_ID = 25544;
 export const ISS_SAT_ID = 'iss';
+
+/** The whole active catalog is ~16k objects (2026): 30k leaves room and bounds what a source or a state file can cost. */
+export const MAX_CATALOG_RECORDS = 30_000;

@@ -1,13 +1,22 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import * as v from 'valibot';
-import { removeStaleTemps, writeFileAtomic } from '../store/atomic-file.js';
+import { MAX_CATALOG_RECORDS } from '../catalog/types.js';
+import { readTextCapped, removeStaleTemps, writeFileAtomic } from '../store/atomic-file.js';
+import { jsonShapeProblem } from '../store/json-shape.js';
+import { logger } from '../util/logger.js';
 import { PassTable, type PassTableKey } from './pass-table.js';
 
 // The persisted pass cache (DATA_DIR/pass-cache.json): a small JSON header plus the rows as one
 // flat number array [sat, aos_ms, tca_ms, los_ms, max_el_deg]*. Written atomically; a file that
 // fails to parse is treated as absent (it is only a cache).
 
+const log = logger('pass-table');
+
 export const PASS_CACHE_FILE = 'pass-cache.json';
+/** 16k satellites over 48 h are ~185k passes, ~9 MiB; the catalogue's record limit fits in 32 MiB. */
+const PASS_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+/** Numbers in one array, two strings per satellite, a handful of containers: JSON.parse stays ~40 MiB at worst. */
+const PASS_CACHE_SHAPE = { containers: 16, strings: 2 * MAX_CATALOG_RECORDS + 64, values: 4_000_000 };
 
 const KeySchema = v.object({
   catalog_version: v.string(),
@@ -53,10 +62,15 @@ export async function savePassTable(path: string, t: PassTable): Promise<void> {
 /** The persisted table, or null when absent, unreadable or malformed. */
 export async function loadPassTable(path: string): Promise<PassTable | null> {
   removeStaleTemps(path);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
+  const read = readTextCapped(path, PASS_CACHE_MAX_BYTES);
+  if (read.kind !== 'text') {
+    if (read.kind === 'too-large' || read.kind === 'not-a-file') log.warn(`${path} ignored (${read.kind}); the table is recomputed and replaces it`);
+    return null;
+  }
+  const text = read.text;
+  const shape = jsonShapeProblem(text, PASS_CACHE_SHAPE);
+  if (shape) {
+    log.warn(`${path} ignored: ${shape}; the table is recomputed and replaces it`);
     return null;
   }
   let raw: unknown;

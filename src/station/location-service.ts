@@ -1,7 +1,8 @@
-import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import * as v from 'valibot';
-import type { JsonStore } from '../store/json-store.js';
+import { readTextCapped } from '../store/atomic-file.js';
+import { STATE_FILE_MAX_BYTES, type JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
@@ -163,9 +164,12 @@ export class LocationService implements LocationProvider {
   /** Pick up a fix the GPS process wrote. A half-written or invalid file is ignored until the next change. */
   checkFile(): void {
     this.lastMtimeMs = this.mtime();
+    const read = readTextCapped(this.store.path, STATE_FILE_MAX_BYTES);
+    if (read.kind === 'too-large' || read.kind === 'not-a-file') log.warn(() => `ignoring ${this.store.path}: ${read.kind === 'too-large' ? `${read.bytes} bytes, over the limit` : 'not a regular file'}`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(this.store.path, 'utf8'));
+      if (read.kind !== 'text') return this.evaluate();
+      parsed = JSON.parse(read.text);
     } catch {
       return this.evaluate();
     }

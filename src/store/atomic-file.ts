@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, mkdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -6,7 +6,8 @@ import { basename, dirname, join } from 'node:path';
 // then fsync the directory so the rename itself survives a power cut. A reader (or a process
 // killed at any instant) only ever sees the old or the new complete file.
 let seq = 0;
-const tmpName = (path: string) => `${path}.tmp-${process.pid}-${++seq}`;
+/** A fresh temp name beside `path`: `<path>.tmp-<pid>-<n>`, the pattern boot-time cleanup removes. */
+export const tempPath = (path: string) => `${path}.tmp-${process.pid}-${++seq}`;
 
 async function fsyncDir(dir: string): Promise<void> {
   try {
@@ -21,10 +22,16 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Error codes of a data directory that cannot take a write; the store reports them as StorageError.
+ * EEXIST/ENOTDIR: something that is not a directory sits where the data directory should be.
+ */
+export const STORAGE_ERROR_CODES = new Set(['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EMFILE', 'ENFILE']);
+
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const tmp = tmpName(path);
+  const tmp = tempPath(path);
   const fh = await open(tmp, 'w', 0o644);
   try {
     await fh.writeFile(data);
@@ -48,7 +55,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
-  const tmp = tmpName(path);
+  const tmp = tempPath(path);
   const fd = openSync(tmp, 'w', 0o644);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
@@ -71,10 +78,10 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
   }
 }
 
-/** Remove temp files a killed process left behind for this target. */
-export function removeStaleTemps(path: string): void {
-  const dir = dirname(path);
-  const prefix = basename(path) + '.tmp-';
+const TEMP_NAME = /\.tmp-(\d+)-\d+$/;
+
+/** Remove temp files a killed process left behind in `dir` (only `*.tmp-<pid>-<n>`, never this process's). */
+export function removeStaleTempsIn(dir: string, prefix = ''): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -82,13 +89,65 @@ export function removeStaleTemps(path: string): void {
     return;
   }
   for (const n of names) {
-    if (n.startsWith(prefix)) {
-      try {
-        unlinkSync(join(dir, n));
-      } catch {
-        /* already gone */
-      }
+    const m = TEMP_NAME.exec(n);
+    if (!m || !n.startsWith(prefix) || Number(m[1]) === process.pid) continue;
+    try {
+      unlinkSync(join(dir, n));
+    } catch {
+      /* already gone */
     }
+  }
+}
+
+/** Remove temp files a killed process left behind for this target. */
+export function removeStaleTemps(path: string): void {
+  removeStaleTempsIn(dirname(path), basename(path) + '.tmp-');
+}
+
+export type CappedRead =
+  | { kind: 'text'; text: string }
+  | { kind: 'missing' }
+  | { kind: 'too-large'; bytes: number }
+  | { kind: 'not-a-file' }
+  | { kind: 'error'; code: string };
+
+/**
+ * A state file, read at boot: only a regular file (a FIFO would block the boot, /dev/zero never
+ * ends), opened non-blocking, and at most `maxBytes` read whatever its size says (another process
+ * may be writing it). A file over the cap is never parsed: JSON.parse of it could exhaust the heap.
+ */
+export function readTextCapped(path: string, maxBytes: number): CappedRead {
+  let fd: number;
+  try {
+    if (!statSync(path).isFile()) return { kind: 'not-a-file' };
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    return code === 'ENOENT' ? { kind: 'missing' } : { kind: 'error', code };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { kind: 'not-a-file' };
+    if (st.size > maxBytes) return { kind: 'too-large', bytes: st.size };
+    let buf = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(st.size + 1, 4096)));
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        if (n > maxBytes) return { kind: 'too-large', bytes: n };
+        const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, n * 2)); // it grew while read
+        buf.copy(grown, 0, 0, n);
+        buf = grown;
+      }
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > maxBytes) return { kind: 'too-large', bytes: n };
+    return { kind: 'text', text: buf.toString('utf8', 0, n) };
+  } catch (err) {
+    return { kind: 'error', code: (err as NodeJS.ErrnoException).code ?? 'EIO' };
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
-import { moveAside, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+import { StorageError } from '../util/errors.js';
+import { moveAside, readTextCapped, removeStaleTemps, STORAGE_ERROR_CODES, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 
 const log = logger('store');
 
@@ -17,6 +17,17 @@ export interface JsonStoreOptions<S extends AnySchema> {
   defaults: () => v.InferOutput<S>;
   /** Injected for tests: the timestamp used in `NAME.corrupt-<ts>`. */
   now?: () => number;
+  /** Largest file loaded (default 256 KiB); a bigger one is moved aside unread. */
+  maxBytes?: number;
+}
+
+/** Settings files are a few KiB; even 256 KiB of the most hostile JSON parses in a few MiB of heap. */
+export const STATE_FILE_MAX_BYTES = 256 * 1024;
+
+/** A failed write as the API reports it: a full or read-only disk is the operator's to fix. */
+export function storageError(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code && STORAGE_ERROR_CODES.has(code) ? new StorageError(code) : err;
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -35,9 +46,10 @@ export function mergeDeep<T>(base: T, patch: unknown): T {
 }
 
 /**
- * One resource, one flat JSON file. Missing file → defaults; corrupt file → moved aside as
- * `NAME.corrupt-<ts>` and defaults used (boot never fails on bad state). Writes are atomic,
- * serialized per file and skipped when the bytes would not change (SD-card wear).
+ * One resource, one flat JSON file. Missing file → defaults; corrupt or oversized file → moved
+ * aside as `NAME.corrupt-<ts>` and defaults used (boot never fails on bad state). Writes are
+ * atomic, serialized per file and skipped when the bytes would not change (SD-card wear). The
+ * value in memory changes only once it is on disk: a failed write leaves it as it was.
  */
 export class JsonStore<S extends AnySchema> {
   readonly path: string;
@@ -84,21 +96,16 @@ export class JsonStore<S extends AnySchema> {
     return this.listeners.add(fn);
   }
 
-  /** Validate the merged result, then persist. A rejected merge throws and changes nothing. */
-  async update(patch: unknown): Promise<v.InferOutput<S>> {
-    return this.set(mergeDeep(this.value, patch));
+  /**
+   * Merge a patch, validate, persist, then take it. The merge happens when the write's turn comes,
+   * on the value then on disk, so queued updates never build on one that failed.
+   */
+  update(patch: unknown): Promise<v.InferOutput<S>> {
+    return this.enqueue(() => mergeDeep(this.value, patch));
   }
 
-  async set(next: unknown): Promise<v.InferOutput<S>> {
-    const res = v.safeParse(this.opts.schema, next);
-    if (!res.success) {
-      throw new StoreValidationError(this.opts.name, res.issues);
-    }
-    const changed = JSON.stringify(res.output) !== JSON.stringify(this.value);
-    this.value = res.output;
-    await this.persist();
-    if (changed) this.emit();
-    return this.value;
+  set(next: unknown): Promise<v.InferOutput<S>> {
+    return this.enqueue(() => next);
   }
 
   /** Wait for queued writes. */
@@ -106,28 +113,43 @@ export class JsonStore<S extends AnySchema> {
     return this.queue;
   }
 
-  /** Synchronous final write on shutdown if the last queued write has not landed. */
+  /** Synchronous final write on shutdown if the value in memory is not the file's. */
   flushSync(): void {
-    const text = this.serialize();
+    const text = this.serialize(this.value);
     if (text !== this.lastWritten) {
       writeFileAtomicSync(this.path, text);
       this.lastWritten = text;
     }
   }
 
-  private serialize(): string {
-    return JSON.stringify(this.value, null, 2) + '\n';
+  private serialize(value: v.InferOutput<S>): string {
+    return JSON.stringify(value, null, 2) + '\n';
   }
 
-  private persist(): Promise<void> {
+  private enqueue(make: () => unknown): Promise<v.InferOutput<S>> {
     const run = async () => {
-      const text = this.serialize();
-      if (text === this.lastWritten) return;
-      await writeFileAtomic(this.path, text);
-      this.lastWritten = text;
+      const res = v.safeParse(this.opts.schema, make());
+      if (!res.success) throw new StoreValidationError(this.opts.name, res.issues);
+      const text = this.serialize(res.output);
+      const changed = text !== (this.lastWritten ?? this.serialize(this.value));
+      if (text !== this.lastWritten) {
+        try {
+          await writeFileAtomic(this.path, text);
+        } catch (err) {
+          log.error(`write ${this.path} failed; ${this.opts.name} unchanged`, err);
+          throw storageError(err);
+        }
+        this.lastWritten = text;
+      }
+      this.value = res.output;
+      if (changed) this.emit();
+      return this.value;
     };
     const p = this.queue.then(run, run);
-    this.queue = p.catch((err) => log.error(`write ${this.path} failed`, err));
+    this.queue = p.then(
+      () => {},
+      () => {},
+    );
     return p;
   }
 
@@ -137,14 +159,15 @@ export class JsonStore<S extends AnySchema> {
 
   private load(): v.InferOutput<S> {
     removeStaleTemps(this.path);
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`cannot read ${this.path}, using defaults`, err);
+    const read = readTextCapped(this.path, this.opts.maxBytes ?? STATE_FILE_MAX_BYTES);
+    if (read.kind === 'too-large') return this.quarantine(`is ${read.bytes} bytes, over its ${this.opts.maxBytes ?? STATE_FILE_MAX_BYTES}-byte limit`);
+    if (read.kind === 'not-a-file') return this.quarantine('is not a regular file');
+    if (read.kind !== 'text') {
+      if (read.kind === 'error') log.warn(`cannot read ${this.path} (${read.code}), using defaults`);
       this.lastWritten = null;
       return this.opts.defaults();
     }
+    const text = read.text;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -22,3 +22,14 @@ export const unavailable = (message: string, details: unknown = null) =>
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * The data directory refused a write (full, read-only, failing card). The answer says what the
+ * operator can do and carries the system code only: paths stay in the log.
+ */
+export class StorageError extends AppError {
+  constructor(readonly reason: string) {
+    super(507, 'storage_unavailable', 'the data directory cannot be written (disk full, read-only or failing); free space or check the SD card, then retry', { reason });
+    this.name = 'StorageError';
+  }
+}
