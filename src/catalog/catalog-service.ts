@@ -13,9 +13,9 @@ import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundle
 import { buildCatalogSteps, EMPTY_STATUS } from './catalog-build.js';
 import { jsonWithArraySteps } from '../util/json-bytes.js';
 import { ommRecord } from './omm.js';
-import { describeSkipped, MAX_CATALOG_RECORDS } from './parse.js';
+import { describeSkipped } from './parse.js';
 import { assignSatIdsSteps } from './sat-ids.js';
-import type { Catalog, CatalogProvider, OmmElements, OperationalStatus, Satellite } from './types.js';
+import { MAX_CATALOG_RECORDS, type Catalog, type CatalogProvider, type OmmElements, type OperationalStatus, type Satellite } from './types.js';
 import { rangeProblem } from './validate.js';
 
 const log = logger('catalog');

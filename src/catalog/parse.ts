@@ -15,7 +15,6 @@ import { runSliced, type LoopSlicer } from '../util/loop-slices.js';
 
 export type CatalogFormat = 'omm-json' | 'tle' | 'html' | 'empty' | 'unknown';
 
-export { MAX_CATALOG_RECORDS };
 /** One OMM record is ~700 bytes; a flat record is never near this. */
 export const MAX_RECORD_BYTES = 4096;
 /** A TLE line is 69 characters; a name line ~24. Longer lines are not decoded. */
@@ -56,7 +55,7 @@ const LBRACE = 0x7b, RBRACE = 0x7d, LBRACKET = 0x5b, RBRACKET = 0x5d, QUOTE = 0x
 const isSpace = (c: number) => c === 0x20 || c === LF || c === CR || c === 0x09;
 
 /** The parse as a step machine: each step() handles one record (or line) and returns false when done. */
-export class CatalogParser {
+class CatalogParser {
   readonly format: CatalogFormat;
   private readonly buf: Uint8Array;
   private pos: number;

@@ -94,6 +94,7 @@ export class CatalogRefresh {
     }
     if (sources.length === 0) return this.report({ error: 'no catalog sources configured' });
     const settings = this.d.stores.catalogSources.get();
+    this.state.retainHeld(sources);
     const outcomes: SourceOutcome[] = [];
     for (const source of sources) {
       outcomes.push(await pollSource(source, this.state, { nowMs: this.d.clock.now(), timeoutMs: settings.fetch_timeout_ms, maxBytes: settings.max_bytes, signal: this.stopping.signal }));

@@ -84,6 +84,11 @@ export class SourceStateStore {
     return held;
   }
 
+  /** Forget held records of sources no longer configured (they are no longer in the catalog either). */
+  retainHeld(sources: readonly string[]): void {
+    for (const s of this.heldCache.keys()) if (!sources.includes(s)) this.heldCache.delete(s);
+  }
+
   async hold(source: string, records: OmmElements[]): Promise<void> {
     this.heldCache.set(source, records);
     await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArraySteps(records)));

@@ -6,7 +6,7 @@ import { PassFinder } from './pass-finder.js';
 import { PassCollector, PassTable, tableKey } from './pass-table.js';
 import { PassTableService, type OrbitSet } from './pass-table-service.js';
 import { Propagator } from './propagator.js';
-import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassQuery, PathPoint } from './types.js';
+import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassList, PassQuery, PathPoint } from './types.js';
 
 // The orbit engine as a service: satrec cache per catalog version, live samples shared per
 // second, sampled paths, and passes from the precomputed table (or computed on demand for a
@@ -221,7 +221,7 @@ export class OrbitEngine implements OrbitService {
   }
 
   /** From the table when it covers the window; else searched on demand for the asked satellites. */
-  passes(q: PassQuery): PassEvent[] & { total: number } {
+  passes(q: PassQuery): PassList {
     const to = q.from_ms + q.hours * 3600_000;
     const { prop } = this.orbits();
     let sats: Set<number> | null = null;
@@ -240,7 +240,7 @@ export class OrbitEngine implements OrbitService {
   }
 
   /** The route's entry: waits for a table being computed unless the request is small enough to answer now. */
-  async passesWhenReady(q: PassQuery): Promise<PassEvent[] & { total: number }> {
+  async passesWhenReady(q: PassQuery): Promise<PassList> {
     const to = q.from_ms + q.hours * 3600_000;
     const t = this.table.current();
     const few = q.sat_ids !== undefined && q.sat_ids.length <= ON_DEMAND_MAX_SATS;

@@ -17,7 +17,7 @@ const STEP_ROWS = 10_000;
 
 /**
  * Sorted by AOS (ties by satellite): counting sort on 10 s buckets, then insertion sort inside each
- * bucket (a handful of passes). Yields every STEP_ROWS rows; run with runSync or runSliced.
+ * bucket (a handful of passes). Yields every STEP_ROWS rows; run with drain or drainSliced (util/loop-slices).
  */
 export function* buildColumns(rows: ArrayLike<number>): Generator<void, PassColumns> {
   const n = Math.floor(rows.length / 5);
@@ -91,20 +91,4 @@ export function* buildColumns(rows: ArrayLike<number>): Generator<void, PassColu
     if (k % STEP_ROWS === STEP_ROWS - 1) yield;
   }
   return c;
-}
-
-export function runSync<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-/** Runs the steps, letting the event loop in between (setImmediate). */
-export async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    await new Promise<void>((res) => setImmediate(res));
-  }
 }

@@ -4,6 +4,7 @@ import { MAX_CATALOG_RECORDS } from '../catalog/types.js';
 import { readTextCapped, removeStaleTemps, writeFileAtomic } from '../store/atomic-file.js';
 import { jsonShapeProblem } from '../store/json-shape.js';
 import { logger } from '../util/logger.js';
+import { eventLoopSlicer } from '../util/loop-slices.js';
 import { PassTable, type PassTableKey } from './pass-table.js';
 
 // The persisted pass cache (DATA_DIR/pass-cache.json): a small JSON header plus the rows as one
@@ -37,7 +38,7 @@ const HeaderSchema = v.object({
   rows: v.custom<number[]>((x) => Array.isArray(x), 'rows must be an array'),
 });
 
-const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+const yieldToLoop = eventLoopSlicer.yieldTo;
 /** Passes serialised between two yields. */
 const CHUNK = 2000;
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
+import { eventLoopSlicer } from '../util/loop-slices.js';
 import { ObserverFrame } from './frames.js';
 import { PassFinder } from './pass-finder.js';
 import { loadPassTable, PASS_CACHE_FILE, removePassTable, savePassTable } from './pass-table-file.js';
@@ -68,7 +69,7 @@ const RELEASE_SATRECS_ABOVE = 2000;
 /** Wall-time budget of one slice; a unit (≤ 1 ms warm here) and a young GC can come on top. */
 const DEFAULT_SLICE_MS = 4;
 
-const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+const yieldToLoop = eventLoopSlicer.yieldTo;
 
 export class PassTableService {
   readonly name = 'pass-table';

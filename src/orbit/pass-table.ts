@@ -1,7 +1,11 @@
 import { iso } from '../util/clock.js';
 import type { PassSink } from './pass-finder.js';
-import { buildColumns, runSliced, runSync, type PassColumns } from './pass-table-build.js';
-import type { PassEvent } from './types.js';
+import { drain, drainSliced, eventLoopSlicer } from '../util/loop-slices.js';
+import { buildColumns, type PassColumns } from './pass-table-build.js';
+import type { PassEvent, PassList } from './types.js';
+
+/** A column-build step is 3–7 ms here: one per loop turn. */
+const STEP_PER_TURN = { ...eventLoopSlicer, sliceMs: 0 };
 
 // A pass table: every pass of every satellite overlapping [from_ms, to_ms), complete (true AOS
 // and LOS even across the edges), stored column-wise sorted by AOS so a 16k-satellite table stays
@@ -85,7 +89,7 @@ export class PassTable {
     readonly to_ms: number,
     rows: ArrayLike<number> | PassColumns,
   ) {
-    const c = 'aos' in rows ? rows : runSync(buildColumns(rows));
+    const c = 'aos' in rows ? rows : drain(buildColumns(rows));
     this.sat = c.sat;
     this.aos = c.aos;
     this.tca = c.tca;
@@ -97,7 +101,7 @@ export class PassTable {
 
   /** The same, built in event-loop-friendly steps (large catalogues). */
   static async build(key: PassTableKey, satIds: readonly string[], names: readonly string[], from_ms: number, to_ms: number, rows: ArrayLike<number>): Promise<PassTable> {
-    return new PassTable(key, satIds, names, from_ms, to_ms, await runSliced(buildColumns(rows)));
+    return new PassTable(key, satIds, names, from_ms, to_ms, await drainSliced(buildColumns(rows), STEP_PER_TURN));
   }
 
   get size(): number {
@@ -156,10 +160,12 @@ export class PassTable {
     return lo;
   }
 
-  /** Passes starting in [from, to) (or under way at `from` with include_ongoing), sorted by AOS. */
-  /** Matching passes by AOS: up to `limit` events built, and how many match in all. */
-  select(q: PassSelection): PassEvent[] & { total: number } {
-    const out = [] as unknown as PassEvent[] & { total: number };
+  /**
+   * Passes starting in [from, to) (or under way at `from` with include_ongoing), sorted by AOS:
+   * up to `limit` events built, and `total` counting every match.
+   */
+  select(q: PassSelection): PassList {
+    const out = [] as unknown as PassList;
     const limit = q.limit ?? Infinity;
     let total = 0;
     const start = this.lowerBound(q.include_ongoing ? q.from_ms - this.maxDurationMs : q.from_ms);

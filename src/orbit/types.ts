@@ -52,6 +52,9 @@ export interface PassEvent {
   los: string;
 }
 
+/** Passes by AOS, cut at a query's limit; `total` counts every match. */
+export type PassList = PassEvent[] & { total: number };
+
 export interface PassQuery {
   from_ms: number;
   hours: number;

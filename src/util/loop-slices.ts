@@ -10,7 +10,10 @@ export interface LoopSlicer {
   monotonicMs: () => number;
 }
 
-/** 8 ms here is ~80 ms on a Pi Zero 2: still under a CI-V poll interval and a KISS frame. */
+/**
+ * Wall time, so a slice is 8 ms on a Pi Zero 2 too (it just does less): short next to a CI-V poll
+ * interval or a KISS frame. A slice can run over by one step, so steps are kept well under it.
+ */
 export const SLICE_MS = 8;
 
 export const eventLoopSlicer: LoopSlicer = {

@@ -7,8 +7,7 @@ import { HttpServer, type StaticAsset } from '../../src/http/server.js';
 import { route } from '../../src/http/route.js';
 import { AppError } from '../../src/util/errors.js';
 import { setLogLevel, setLogSink } from '../../src/util/logger.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { parseResponses, portOf, rawExchange } from './raw.js';
+import { parseResponses, rawExchange, suiteServer } from './raw.js';
 
 const GET = (p: string, extra = '') => `GET ${p} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
 const HEAD = (p: string, extra = '') => `HEAD ${p} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
@@ -16,16 +15,10 @@ const POST = (p: string, body: string) =>
   `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 describe('HTTP framing: HEAD, pipelining (real app)', () => {
-  let s: TestServer;
-  let port: number;
-  before(async () => {
-    s = await startServer();
-    port = portOf(s.base);
-  });
-  after(() => s.stop());
+  const app = suiteServer();
 
   it('HEAD /health sends the GET headers and Content-Length, no body, and keep-alive goes on', async () => {
-    const r = await rawExchange(port, HEAD('/health') + GET('/health'), { untilResponses: 2, heads: [true, false] });
+    const r = await rawExchange(app.port, HEAD('/health') + GET('/health'), { untilResponses: 2, heads: [true, false] });
     const [h, g] = parseResponses(r.text, [true, false]); // throws if a HEAD body shifted the framing
     assert.equal(h.status, 200);
     assert.equal(g.status, 200);
@@ -38,7 +31,7 @@ describe('HTTP framing: HEAD, pipelining (real app)', () => {
   it('HEAD on an error (404, 405) has the error headers and no body', async () => {
     const payload = HEAD('/api/v1/nope') + GET('/api/v1/nope') + HEAD('/api/v1/snapshots/record') + GET('/health');
     const heads = [true, false, true, false];
-    const r = await rawExchange(port, payload, { untilResponses: 4, heads });
+    const r = await rawExchange(app.port, payload, { untilResponses: 4, heads });
     const [h404, g404, h405, g] = parseResponses(r.text, heads);
     assert.equal(h404.status, 404);
     assert.equal(g404.status, 404);
@@ -53,7 +46,7 @@ describe('HTTP framing: HEAD, pipelining (real app)', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const call = (method: string) =>
       new Promise<{ status: number; body: string; len: string | undefined }>((resolve, reject) => {
-        const req = request(s.base + '/health', { method, agent }, (res) => {
+        const req = request(app.s.base + '/health', { method, agent }, (res) => {
           let body = '';
           res.setEncoding('utf8');
           res.on('data', (c) => (body += c));
@@ -77,24 +70,24 @@ describe('HTTP framing: HEAD, pipelining (real app)', () => {
     // uWS 20.30 closes a connection, unanswered, when it parses a request while an earlier answer is
     // still pending; the record answer waits on fsync. We cannot answer, so we must not record either:
     // then a client's retry records exactly once. (A uWS that queues answers would give both, in order.)
-    const before = (await s.get('/api/v1/snapshots')).body.count;
-    const r = await rawExchange(port, POST('/api/v1/snapshots/record', '{}') + GET('/health'), { maxMs: 3000 });
+    const before = (await app.s.get('/api/v1/snapshots')).body.count;
+    const r = await rawExchange(app.port, POST('/api/v1/snapshots/record', '{}') + GET('/health'), { maxMs: 3000 });
     assert.equal(r.closed, true, 'connection is closed, not held');
     assert.ok(r.ms < 1000, `closed after ${r.ms} ms`);
     assert.equal(r.text, '', 'no partial answer');
     await new Promise((res) => setTimeout(res, 300)); // an applied write would have landed by now
-    assert.equal((await s.get('/api/v1/snapshots')).body.count, before, 'the unanswered POST was not applied');
+    assert.equal((await app.s.get('/api/v1/snapshots')).body.count, before, 'the unanswered POST was not applied');
 
     // The retry on a fresh connection records once and is answered.
-    const retry = await rawExchange(port, POST('/api/v1/snapshots/record', '{}'), { untilResponses: 1 });
+    const retry = await rawExchange(app.port, POST('/api/v1/snapshots/record', '{}'), { untilResponses: 1 });
     assert.equal(parseResponses(retry.text)[0].status, 200);
-    assert.equal((await s.get('/api/v1/snapshots')).body.count, before + 1);
+    assert.equal((await app.s.get('/api/v1/snapshots')).body.count, before + 1);
   });
 
   it('a writing POST then a GET on one keep-alive connection, not pipelined: both answered', async () => {
-    const before = (await s.get('/api/v1/snapshots')).body.count;
+    const before = (await app.s.get('/api/v1/snapshots')).body.count;
     const { connect } = await import('node:net');
-    const sock = connect(port, '127.0.0.1');
+    const sock = connect(app.port, '127.0.0.1');
     let text = '';
     sock.on('data', (d) => (text += d.toString('latin1')));
     const waitFor = async (n: number) => {
@@ -110,13 +103,13 @@ describe('HTTP framing: HEAD, pipelining (real app)', () => {
     assert.equal(p.status, 200);
     assert.equal(JSON.parse(p.body).snapshot.source, 'framing');
     assert.equal(g.status, 200);
-    assert.equal((await s.get('/api/v1/snapshots')).body.count, before + 1);
+    assert.equal((await app.s.get('/api/v1/snapshots')).body.count, before + 1);
   });
 
   it('pipelined requests answered without waiting on I/O all get answers, in order', async () => {
     const payload = GET('/health') + POST('/health', '{}') + GET('/api/v1/nope') + HEAD('/health') + GET('/health');
     const heads = [false, false, false, true, false];
-    const r = await rawExchange(port, payload, { untilResponses: 5, heads });
+    const r = await rawExchange(app.port, payload, { untilResponses: 5, heads });
     assert.deepEqual(
       parseResponses(r.text, heads).map((x) => x.status),
       [200, 405, 404, 200, 200],
@@ -196,18 +189,14 @@ describe('HTTP framing: assets and errors (HttpServer)', () => {
 });
 
 describe('HTTP framing: Connection: close', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startServer();
-  });
-  after(() => s.stop());
+  const app = suiteServer();
 
   it('a chunked body over 64 KiB gets one 413 with a single Connection: close, then the close', async () => {
     const chunk = 'x'.repeat(8 * 1024);
     let payload = 'POST /api/v1/settings/gps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     for (let i = 0; i < 9; i++) payload += `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
     payload += '0\r\n\r\n';
-    const r = await rawExchange(portOf(s.base), payload, { maxMs: 3000 });
+    const r = await rawExchange(app.port, payload, { maxMs: 3000 });
     const [res] = parseResponses(r.text);
     assert.equal(res.status, 413);
     assert.deepEqual(res.headers.connection, ['close']);

@@ -1,5 +1,7 @@
 // Raw-socket helpers for HTTP framing tests: exact bytes out, every byte back.
 import { connect } from 'node:net';
+import { after, before } from 'node:test';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 export interface RawResult {
   text: string;
@@ -98,3 +100,14 @@ export function parseResponses(text: string, heads: boolean[] = [], partialOk = 
 }
 
 export const portOf = (base: string): number => Number(new URL(base).port);
+
+/** The real app for the enclosing suite, with its port for raw sockets (set once `before` ran). */
+export function suiteServer(): { s: TestServer; port: number } {
+  const t = { s: undefined as unknown as TestServer, port: 0 };
+  before(async () => {
+    t.s = await startServer();
+    t.port = portOf(t.s.base);
+  });
+  after(() => t.s.stop());
+  return t;
+}

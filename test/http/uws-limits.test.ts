@@ -2,25 +2,18 @@
 // " HTTP/1.1" request lines, a Host header and at most 48 header lines; anything else stays in its
 // fallback buffer, unanswered, until the 10 s idle timeout (uSockets ticks every 4 s: 8-14 s).
 // Nothing in server.ts can see these requests (no App option, env var or connection hook in 20.30).
-// If a uWS upgrade answers them, this test fails: update it and .tmp/http-decisions.md.
+// If a uWS upgrade answers them, this test fails: update it and docs/decisions.md (Robustness).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { parseResponses, portOf, rawExchange } from './raw.js';
+import { describe, it } from 'node:test';
+import { parseResponses, rawExchange, suiteServer } from './raw.js';
 
 const headers = (n: number) => Array.from({ length: n }, (_, i) => `X-H${i}: v\r\n`).join('');
 
 describe('uWS 20.30 parser limits (pinned)', () => {
-  let s: TestServer;
-  let port: number;
-  before(async () => {
-    s = await startServer();
-    port = portOf(s.base);
-  });
-  after(() => s.stop());
+  const app = suiteServer();
 
   it('48 header lines (Host included) are still served', async () => {
-    const r = await rawExchange(port, `GET /health HTTP/1.1\r\nHost: x\r\n${headers(47)}\r\n`, { untilResponses: 1 });
+    const r = await rawExchange(app.port, `GET /health HTTP/1.1\r\nHost: x\r\n${headers(47)}\r\n`, { untilResponses: 1 });
     assert.equal(parseResponses(r.text)[0].status, 200);
   });
 
@@ -32,10 +25,10 @@ describe('uWS 20.30 parser limits (pinned)', () => {
       '49 header lines': `GET /health HTTP/1.1\r\nHost: x\r\n${headers(48)}\r\n`,
       '60 header lines': `GET /health HTTP/1.1\r\nHost: x\r\n${headers(59)}\r\n`,
     };
-    const pending = Object.entries(cases).map(async ([name, bytes]) => ({ name, r: await rawExchange(port, bytes, { maxMs: 20_000 }) }));
+    const pending = Object.entries(cases).map(async ([name, bytes]) => ({ name, r: await rawExchange(app.port, bytes, { maxMs: 20_000 }) }));
     // While those are held, the server answers everyone else.
     await new Promise((res) => setTimeout(res, 1500));
-    assert.equal((await s.get('/health')).status, 200);
+    assert.equal((await app.s.get('/health')).status, 200);
     for (const { name, r } of await Promise.all(pending)) {
       assert.equal(r.text, '', `${name}: no bytes`);
       assert.equal(r.closed, true, `${name}: closed`);
