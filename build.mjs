@@ -70,7 +70,8 @@ async function buildServer() {
     legalComments: 'none',
     external: ['*.node', 'bufferutil', 'utf-8-validate'],
     plugins: [nativeShims, cronLocalTime],
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    // require for the native addons; __dirname for serialport's binding loader (its path is ignored: gyp-build-bundled.cjs).
+    banner: { js: "import{createRequire as __cr}from'node:module';import{dirname as __dn}from'node:path';import{fileURLToPath as __fp}from'node:url';const require=__cr(import.meta.url);const __dirname=__dn(__fp(import.meta.url));" },
     logLevel: 'warning',
   });
   record(join(dist, 'server.mjs'));

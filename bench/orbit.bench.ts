@@ -17,7 +17,7 @@ import { PassFinder } from '../src/orbit/pass-finder.js';
 import { PassTableService } from '../src/orbit/pass-table-service.js';
 import { PassCollector, PassTable, tableKey } from '../src/orbit/pass-table.js';
 import { Propagator, type OrbitInput } from '../src/orbit/propagator.js';
-import { DEFAULT_LOCATION, type LocationProvider } from '../src/station/location-types.js';
+import { DEFAULT_LOCATION, type LocationProvider } from '../src/orbit/location-types.js';
 import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { refPasses } from '../test/orbit/brute-force-reference.js';

@@ -4,16 +4,15 @@ import type { Config } from './config.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
 import { defaultUiDir, loadUi } from './http/ui-pages.js';
-import { createStores, type Stores } from './station/stores.js';
+import { createStores } from './stores.js';
 import { LocationService } from './station/location-service.js';
 import { NetworkService } from './station/network.js';
 import { LiteSettingsService } from './station/lite-settings-service.js';
 import { StationService } from './station/station-service.js';
 import { LiteService } from './station/lite-service.js';
 import { liteReply } from './http/routes/lite.js';
-import type { RawReply } from './http/route.js';
-import { defaultRadioStatus, type RadioStatusSource } from './station/radio-defaults.js';
-import { defaultAprsStatus, type AprsStatusSource } from './station/aprs-defaults.js';
+import { defaultRadioStatus } from './radio/types.js';
+import { defaultAprsStatus } from './aprs/types.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
@@ -22,54 +21,19 @@ import { Datasets } from './catalog/datasets.js';
 import { Scheduler } from './util/scheduler.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { logger } from './util/logger.js';
+import type { Lifecycle, Services } from './services.js';
+
+export type { Lifecycle, Services } from './services.js';
 
 const log = logger('app');
 
 export const VERSION = '0.1.0';
 
-/** A part with a lifecycle: constructors only assign, start()/stop() do the work. */
-export interface Lifecycle {
-  name: string;
-  start?(): void | Promise<void>;
-  stop?(): void | Promise<void>;
-}
-
-export interface Services {
-  version: string;
-  config: Config;
-  clock: Clock;
-  stores: Stores;
-  /** The satellite catalog (bundled or refreshed elements, ids, radio facts, statuses). */
-  catalog: CatalogService;
-  /** Orbit engine (OrbitService): live samples, paths, passes from the precomputed pass table. */
-  orbit: OrbitEngine;
-  /** Frequency guidance (profiles, phase, Doppler, matrix): the one model every route embeds. */
-  guidance: GuidanceService;
-  /** Catalog refresh, operational status, snapshots and their schedules. */
-  datasets: Datasets;
-  /** node-cron jobs with overlap guard and logging (add jobs before start; onPrune for log pruning). */
-  scheduler: Scheduler;
-  /** Clears the lite snapshot cache (wired by the station issue). */
-  invalidateLite(): void;
-  /** The resolved station location (manual profile or fresh GPS fix); LocationProvider for the orbit engine. */
-  location: LocationService;
-  /** Online state and the offline switch (isOffline()) that dataset refresh and the iGate respect. */
-  network: NetworkService;
-  /** Lite settings and the tracked-set rule the snapshot reuses. */
-  liteSettings: LiteSettingsService;
-  /** ISS state, station identity, the screen's active target (system state and the snapshot build on it). */
-  station: StationService;
-  /** The lite snapshot behind its 15 s cache (invalidateLite clears it). */
-  lite: LiteService<RawReply>;
-  /** Radio runtime/session for system state; the radio service replaces the resting default. */
-  radioStatus: RadioStatusSource;
-  /** APRS runtime/preview target for system state; the APRS service replaces the resting default. */
-  aprsStatus: AprsStatusSource;
-}
-
 export interface AppOptions {
   config: Config;
   clock?: Clock;
+  /** Tests: every JSON answer is checked against its route's documented response schema. */
+  checkResponses?: boolean;
 }
 
 /** Composition root: config → stores → drivers → services → http. stop() runs in reverse. */
@@ -140,6 +104,7 @@ export class App {
       routes: allRoutes(this.services, ui),
       assets: ui?.assets,
       onLiteInvalidate: () => this.services.invalidateLite(),
+      checkResponses: opts.checkResponses,
     });
   }
 

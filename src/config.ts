@@ -1,7 +1,7 @@
 import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import * as v from 'valibot';
-import type { LogLevel } from './util/logger.js';
+import { parseLogLevel } from './util/logger.js';
 
 // Everything is optional: with no environment at all the appliance serves the bundled catalog
 // from ./data on port 8080.
@@ -9,7 +9,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  logLevel: LogLevel;
+  /** A level, or per namespace: `info,radio:civ=debug`. */
+  logLevel: string;
   lowPower: boolean;
   /** Comma-separated catalog sources (URLs or file paths); empty means the settings/default list. */
   catalogSources: string[];
@@ -23,7 +24,7 @@ const EnvSchema = v.object({
   PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(65535)), '8080'),
   HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '0.0.0.0'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
-  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  LOG_LEVEL: v.optional(v.pipe(v.string(), v.check((s) => parseLogLevel(s) !== null, 'must be a level (debug, info, warn, error, silent) or a list like info,radio:civ=debug')), 'info'),
   LOW_POWER: v.optional(v.picklist(['auto', '0', '1', 'true', 'false', 'on', 'off']), 'auto'),
   CATALOG_SOURCES: v.optional(v.string(), ''),
   UI_DIR: v.optional(v.string()),

@@ -4,7 +4,8 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import type { Stores } from '../station/stores.js';
+import type { JsonStore } from '../store/json-store.js';
+import type { CatalogSourcesSchema } from './sources.js';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
 import type { Scheduler } from '../util/scheduler.js';
@@ -21,7 +22,7 @@ export const LOG_PRUNE_CRON = '23 3 * * *';
 export interface DatasetsDeps {
   config: Config;
   clock: Clock;
-  stores: Pick<Stores, 'catalogSources'>;
+  stores: { catalogSources: JsonStore<typeof CatalogSourcesSchema> };
   catalog: CatalogService;
   /** The operator's offline switch (station network resource): refreshes are skipped while on. */
   isOffline: () => boolean;

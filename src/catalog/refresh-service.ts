@@ -1,7 +1,8 @@
 // Catalog refresh from the configured sources: polite fetching, validation, merge by NORAD
 // (newest epoch wins), atomic replacement, snapshot. Never throws: the report says what happened.
 import type { Config } from '../config.js';
-import type { Stores } from '../station/stores.js';
+import type { JsonStore } from '../store/json-store.js';
+import type { CatalogSourcesSchema } from './sources.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
@@ -44,7 +45,7 @@ export interface RefreshReport {
 export interface RefreshDeps {
   config: Config;
   clock: Clock;
-  stores: Pick<Stores, 'catalogSources'>;
+  stores: { catalogSources: JsonStore<typeof CatalogSourcesSchema> };
   catalog: CatalogService;
   snapshots: SnapshotService;
   /** The operator's offline switch (station network resource). */

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import uWS from 'uWebSockets.js';
 import { AppError, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
@@ -44,6 +45,11 @@ export interface HttpServerOptions {
   assets?: ReadonlyMap<string, StaticAsset>;
   /** Called after a successful route marked clearsLiteCache. */
   onLiteInvalidate?: (route: RouteDef) => void;
+  /**
+   * Tests: check every JSON answer against the route's documented `response` schema and answer
+   * 500 response_schema_mismatch when it drifts, so /docs cannot lie about what is sent.
+   */
+  checkResponses?: boolean;
 }
 
 interface Reply {
@@ -239,6 +245,7 @@ export class HttpServer {
           headers: gz ? { ...out.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : out.headers,
         };
       } else {
+        if (this.opts.checkResponses && route.response) checkResponse(route, out);
         reply = { status: 200, contentType: JSON_TYPE, body: JSON.stringify(out ?? {}) };
       }
     } catch (err) {
@@ -294,4 +301,12 @@ function endHead(res: uWS.HttpResponse, contentLength: number): void {
   // response open; so the header is written by hand and endWithoutBody() (which adds none) ends it.
   res.writeHeader('Content-Length', String(contentLength));
   res.endWithoutBody();
+}
+
+/** The answer must match its documented schema (tests only: see HttpServerOptions.checkResponses). */
+function checkResponse(route: RouteDef, out: unknown): void {
+  const r = v.safeParse(route.response!, JSON.parse(JSON.stringify(out ?? {})));
+  if (r.success) return;
+  const fields = r.issues.slice(0, 10).map((i) => ({ field: i.path?.map((p) => String(p.key)).join('.') || '(root)', message: i.message }));
+  throw new AppError(500, 'response_schema_mismatch', `${route.method} ${route.path} answered outside its documented response schema`, { fields });
 }

@@ -1,5 +1,5 @@
 import type { CatalogProvider } from '../catalog/types.js';
-import type { LocationProvider } from '../station/location-types.js';
+import type { LocationProvider } from './location-types.js';
 import { iso, type Clock } from '../util/clock.js';
 import { DEG, G_ALT, G_LAT, G_LON, GROUND_SIZE, groundFromEci, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, LOOK_SIZE, lookFromEci, ObserverFrame, TimeFrame } from './frames.js';
 import { PassFinder } from './pass-finder.js';

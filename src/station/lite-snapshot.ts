@@ -2,10 +2,10 @@ import { satelliteItem } from '../catalog/catalog-build.js';
 import { ISS_SAT_ID, type Satellite } from '../catalog/types.js';
 import type { PassEvent, PathPoint } from '../orbit/types.js';
 import { iso } from '../util/clock.js';
-import { aprsSummary } from './aprs-defaults.js';
+import { aprsSummary } from '../aprs/types.js';
 import { timezoneState } from './display-settings.js';
 import { focusCue, focusPass, focusTrack } from './lite-focus.js';
-import { radioControlSummary } from './radio-defaults.js';
+import { radioControlSummary } from '../radio/types.js';
 import type { StationService } from './station-service.js';
 
 // The lite snapshot (spec part 2 and "Lite snapshot rules"): one bounded payload for a small

@@ -8,7 +8,7 @@ import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { fieldError } from './field-error.js';
 import { GpsFixSchema, MAX_PROFILES, type GpsFix, type LocationPatch, type LocationState, type LocationStateSchema } from './location-state.js';
-import type { LocationProvider, ResolvedLocation } from './location-types.js';
+import type { LocationProvider, ResolvedLocation } from '../orbit/location-types.js';
 
 const log = logger('location');
 

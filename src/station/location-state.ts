@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_LOCATION } from './location-types.js';
+import { DEFAULT_LOCATION } from '../orbit/location-types.js';
 
 // Location state (spec part 2), one flat file: location.json. The operator edits source_mode
 // and profiles through POST /api/v1/location; a separate GPS process writes only `gps_fix`

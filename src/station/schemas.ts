@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import { FrequencyMatrixSchema, FrequencyRecommendationSchema } from '../guidance/schemas.js';
 import { LiveSampleSchema, PassItemSchema, PathPointSchema } from '../orbit/schemas.js';
-import { AprsSettingsSchema } from './aprs-settings.js';
+import { AprsSettingsSchema } from '../aprs/settings.js';
 import { GpsSettingsSchema } from './gps-settings.js';
 import { ISS_DISPLAY_MODES } from './display-settings.js';
 import { ISS_MODES } from './iss-state.js';
 import { LiteSettingsSchema } from './lite-settings.js';
 import { PASS_PROFILES } from './pass-filter.js';
-import { RadioSettingsSchema } from './radio-settings.js';
+import { RadioSettingsSchema } from '../radio/settings.js';
 
 // Response schemas of the station's read routes: they document /docs (route `response:`).
 

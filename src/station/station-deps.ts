@@ -1,12 +1,12 @@
 import type { CatalogProvider } from '../catalog/types.js';
 import type { OrbitService, PassEvent } from '../orbit/types.js';
 import type { Clock } from '../util/clock.js';
-import type { AprsStatusSource } from './aprs-defaults.js';
+import type { AprsStatusSource } from '../aprs/types.js';
 import type { LiteSettingsService } from './lite-settings-service.js';
 import type { LocationService } from './location-service.js';
 import type { NetworkService } from './network.js';
-import type { RadioStatusSource } from './radio-defaults.js';
-import type { Stores } from './stores.js';
+import type { RadioStatusSource } from '../radio/types.js';
+import type { Stores } from '../stores.js';
 
 /** The guidance model every route embeds (spec part 4 rule 10); GuidanceService implements it. */
 export interface GuidanceEmbedder {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from '../../src/app.js';
+import { App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { FixedClock, type Clock } from '../../src/util/clock.js';
 import { setLogLevel } from '../../src/util/logger.js';
@@ -24,7 +24,7 @@ export interface TestServer {
 
 /** The real uWebSockets.js server on an ephemeral loopback port, fixed clock by default. */
 export async function startServer(
-  opts: { clock?: Clock; dataDir?: string; config?: Partial<Config>; now?: string } = {},
+  opts: { clock?: Clock; dataDir?: string; config?: Partial<Config>; now?: string; app?: Omit<AppOptions, 'config' | 'clock'> } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tmpDataDir();
   const clock = opts.clock ?? new FixedClock(Date.parse(opts.now ?? '2026-08-22T12:00:00Z'));
@@ -35,7 +35,7 @@ export async function startServer(
     dataDir,
     ...opts.config,
   };
-  const app = new App({ config, clock });
+  const app = new App({ checkResponses: true, ...opts.app, config, clock });
   const port = await app.start();
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {

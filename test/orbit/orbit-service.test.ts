@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Catalog, Satellite } from '../../src/catalog/types.js';
 import { OrbitEngine } from '../../src/orbit/orbit-service.js';
-import { DEFAULT_LOCATION, type ResolvedLocation } from '../../src/station/location-types.js';
+import { DEFAULT_LOCATION, type ResolvedLocation } from '../../src/orbit/location-types.js';
 import { FixedClock } from '../../src/util/clock.js';
 import { tmpDataDir } from '../helpers/server.js';
 import { loadTle, T0 } from './helpers.js';

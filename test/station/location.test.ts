@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeFileAtomic } from '../../src/store/atomic-file.js';
-import { DEFAULT_LOCATION } from '../../src/station/location-types.js';
+import { DEFAULT_LOCATION } from '../../src/orbit/location-types.js';
 import { GPS_FIX_FRESH_MS } from '../../src/station/location-service.js';
 import type { FixedClock } from '../../src/util/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';

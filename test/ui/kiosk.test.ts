@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { defaultRadioSession, defaultRadioStatus, type RadioSession } from '../../src/station/radio-defaults.js';
+import { defaultRadioSession, defaultRadioStatus, type RadioSession } from '../../src/radio/types.js';
 import type { FixedClock } from '../../src/util/clock.js';
 import { browserSkipReason, horizontalOverflow, launch, openPage, screenshot, startUiServer, type PageProblems } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';

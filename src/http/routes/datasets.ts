@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
 import { SnapshotRefSchema, snapshotRef } from './snapshots.js';

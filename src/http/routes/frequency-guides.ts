@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { FrequencyMatrixSchema, FrequencyRecommendationSchema } from '../../guidance/schemas.js';
 import { PassItemSchema } from '../../orbit/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { iso } from '../../util/clock.js';
 import { buildOpenApi, renderDocsHtml } from '../openapi.js';
 import { RawReply, route, type RouteDef } from '../route.js';

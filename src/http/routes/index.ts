@@ -1,4 +1,4 @@
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import type { RouteDef } from '../route.js';
 import { uiRoutes, type UiBundle } from '../ui-pages.js';
 import { healthRoutes } from './health.js';

@@ -1,4 +1,4 @@
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { iso } from '../../util/clock.js';
 import { IssStateResponseSchema } from '../../station/schemas.js';
 import { route, type RouteDef } from '../route.js';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { SOURCE_MODES } from '../../station/location-state.js';
 import { LiteSnapshotSchema } from '../../station/schemas.js';
 import { RawReply, route, type RouteDef } from '../route.js';

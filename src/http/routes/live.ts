@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { LiveSampleSchema } from '../../orbit/schemas.js';
 import { jsonWithArraySteps } from '../../util/json-bytes.js';
 import { drainSliced } from '../../util/loop-slices.js';

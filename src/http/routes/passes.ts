@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { ISS_SAT_ID } from '../../catalog/types.js';
 import { PassItemSchema } from '../../orbit/schemas.js';
 import { GuidanceEmbedSchema } from '../../guidance/schemas.js';

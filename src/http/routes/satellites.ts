@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { satelliteItem } from '../../catalog/catalog-build.js';
 import { route, type RouteDef } from '../route.js';
 import { qBool } from '../validate.js';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { SNAPSHOT_MAX_BYTES, SNAPSHOT_RETENTION, type Snapshot } from '../../catalog/snapshots.js';
 import { route, type RouteDef } from '../route.js';
 

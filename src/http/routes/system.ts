@@ -1,4 +1,4 @@
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { SystemStateSchema } from '../../station/schemas.js';
 import { buildSystemState } from '../../station/system-state.js';
 import { route, type RouteDef } from '../route.js';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Services } from '../../app.js';
+import type { Services } from '../../services.js';
 import { GroundPathPointSchema } from '../../orbit/schemas.js';
 import { badRequest, notFound } from '../../util/errors.js';
 import { route, type RouteDef } from '../route.js';

@@ -1,4 +1,4 @@
-import type { AprsSettings } from './aprs-settings.js';
+import type { AprsSettings } from './settings.js';
 
 // APRS runtime and target as system state and the lite snapshot show them (spec part 2).
 // Until the APRS station service lands, `defaultAprsStatus` answers with the resting state:

@@ -1,19 +1,19 @@
 import * as v from 'valibot';
-import { SERIAL_BAUD_RATES } from './gps-settings.js';
+import { baudRate, serialDevice } from '../util/serial-rules.js';
 
 // Radio settings (spec part 2). The radio issue owns the controller; the station owns the
 // flat file so system state can show it from the start.
 export const RIG_MODELS = ['rigA', 'rigB'] as const;
 
-export const serialDevice = () =>
-  v.pipe(v.string(), v.maxLength(256), v.regex(/^(|\/dev\/[\w./:-]+)$/, 'must be empty or a /dev/ path'));
+// CI-V baud rates the IC-705 and IC-9700 offer on USB (their menus: 4800 to 115200).
+export const RIG_BAUD_RATES = [4800, 9600, 19200, 38400, 57600, 115200] as const;
 export const civAddress = () => v.pipe(v.string(), v.regex(/^0x[0-9A-Fa-f]{2}$/, 'must be a CI-V address like 0xA4'));
 
 export const RadioSettingsSchema = v.object({
   enabled: v.boolean(),
   rig_model: v.picklist(RIG_MODELS),
   serial_device: serialDevice(),
-  baud_rate: v.picklist(SERIAL_BAUD_RATES, `must be one of ${SERIAL_BAUD_RATES.join(', ')}`),
+  baud_rate: baudRate(RIG_BAUD_RATES),
   civ_address: civAddress(),
   poll_interval_ms: v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(60000)),
   auto_connect: v.boolean(),

@@ -1,6 +1,6 @@
-// Radio runtime and session as system state and the lite snapshot show them (spec part 2).
-// Until the radio service lands, `defaultRadioStatus` answers with the resting state; the radio
-// service replaces services.radioStatus with its live one (same interface).
+// Radio runtime and session as system state, the lite snapshot and the radio routes show them
+// (spec part 2). `defaultRadioStatus` is the resting state (tests and tools that build a station
+// without a radio); the app wires the radio service's live one.
 
 export const SCREEN_STATES = ['idle', 'test', 'armed', 'active', 'released', 'completed'] as const;
 export const CONTROL_STATES = ['not_connected', 'connected_idle', 'test_applied', 'armed_waiting_aos', 'tracking_active', 'released', 'ended'] as const;
@@ -16,6 +16,36 @@ export interface RadioRuntime {
   targets: { vfo_a_freq_hz: number | null; vfo_b_freq_hz: number | null; vfo_a_mode: string | null; vfo_b_mode: string | null };
   /** Lower-level readback; null until the rig answered. */
   raw_state: { selected_vfo: 'A' | 'B' | null; split_enabled: boolean | null; scope_enabled: boolean | null };
+  /** What the configured rig model can do, and whether it is validated on a radio (rigB is not). */
+  capabilities: RuntimeCapabilities | null;
+  /** The auto-track loop while it runs (null otherwise). */
+  auto_track: AutoTrackStatus | null;
+}
+
+export interface RuntimeCapabilities {
+  model: 'rigA' | 'rigB';
+  radio: string;
+  validated: boolean;
+  validation_note: string;
+  split: boolean;
+  scope: boolean;
+  tone: boolean;
+  snapshot: boolean;
+  transceive_follow: boolean;
+  target_mapping: { tx: string; rx: string };
+}
+
+export interface AutoTrackStatus {
+  sat_id: string;
+  interval_ms: number;
+  /** Who started it: the auto-track route, or the pass-pinned session. */
+  owner: 'auto_track' | 'session';
+  last_tick_at: string | null;
+  writes: number;
+  /** Satellite-frame position in the transponder the loop tracks (knob-follow moves it). */
+  position: { uplink_hz: number | null; downlink_hz: number };
+  targets: { rx_hz: number; tx_hz: number | null } | null;
+  knob: { following: boolean; last_follow_at: string | null; note: string | null };
 }
 
 export interface RadioSession {
@@ -46,6 +76,8 @@ export const defaultRadioRuntime = (): RadioRuntime => ({
   last_error: null,
   targets: { vfo_a_freq_hz: null, vfo_b_freq_hz: null, vfo_a_mode: null, vfo_b_mode: null },
   raw_state: { selected_vfo: null, split_enabled: null, scope_enabled: null },
+  capabilities: null,
+  auto_track: null,
 });
 
 export const defaultRadioSession = (): RadioSession => ({

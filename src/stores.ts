@@ -1,15 +1,17 @@
-import { JsonStore } from '../store/json-store.js';
-import type { Clock } from '../util/clock.js';
-import { DeveloperOverridesSchema, defaultDeveloperOverrides } from './developer-overrides.js';
-import { GpsSettingsSchema, defaultGpsSettings } from './gps-settings.js';
-import { PassFilterSchema, defaultPassFilter } from './pass-filter.js';
-import { LocationStateSchema, defaultLocationState } from './location-state.js';
-import { LiteSettingsSchema, defaultLiteSettings } from './lite-settings.js';
-import { IssDisplaySchema, TimezoneSchema, defaultIssDisplay, defaultTimezone } from './display-settings.js';
-import { NetworkSchema, defaultNetwork } from './network.js';
-import { RadioSettingsSchema, defaultRadioSettings } from './radio-settings.js';
-import { AprsSettingsSchema, defaultAprsSettings } from './aprs-settings.js';
-import { CatalogSourcesSchema, defaultCatalogSources } from '../catalog/sources.js';
+import { JsonStore } from './store/json-store.js';
+import type { Clock } from './util/clock.js';
+import { DeveloperOverridesSchema, defaultDeveloperOverrides } from './station/developer-overrides.js';
+import { GpsSettingsSchema, defaultGpsSettings } from './station/gps-settings.js';
+import { PassFilterSchema, defaultPassFilter } from './station/pass-filter.js';
+import { LocationStateSchema, defaultLocationState } from './station/location-state.js';
+import { LiteSettingsSchema, defaultLiteSettings } from './station/lite-settings.js';
+import { IssDisplaySchema, TimezoneSchema, defaultIssDisplay, defaultTimezone } from './station/display-settings.js';
+import { NetworkSchema, defaultNetwork } from './station/network.js';
+import { RadioSettingsSchema, defaultRadioSettings } from './radio/settings.js';
+import { AprsSettingsSchema, defaultAprsSettings } from './aprs/settings.js';
+import { CatalogSourcesSchema, defaultCatalogSources } from './catalog/sources.js';
+
+// The flat-file stores, one module every side may import (no area imports another through it).
 
 /** Every flat-file resource of the station, one JSON file each under DATA_DIR. */
 export function createStores(dir: string, clock: Clock) {

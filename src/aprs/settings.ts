@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { SERIAL_BAUD_RATES } from './gps-settings.js';
-import { RIG_MODELS, civAddress, serialDevice } from './radio-settings.js';
+import { SERIAL_BAUD_RATES, baudRate, serialDevice } from '../util/serial-rules.js';
+import { RIG_MODELS, civAddress } from '../radio/settings.js';
 
 // APRS settings (spec part 2): every field the spec names, with bounds chosen where the spec
 // shows none (recorded in docs/decisions.md). The APRS issue owns the station service; the
@@ -51,7 +51,7 @@ export const AprsSettingsSchema = v.object({
   rig_model: v.picklist(RIG_MODELS),
   rig_lib_model_id: int(0, 99999),
   serial_device: serialDevice(),
-  baud_rate: v.picklist(SERIAL_BAUD_RATES, `must be one of ${SERIAL_BAUD_RATES.join(', ')}`),
+  baud_rate: baudRate(SERIAL_BAUD_RATES),
   civ_address: civAddress(),
   audio_input_device: text(128),
   audio_output_device: text(128),

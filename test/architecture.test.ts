@@ -1,0 +1,92 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+// Dependencies point inward and never loop: checked on the import statements of src/ (type-only
+// imports included, since they are how cycles creep in).
+
+const SRC = resolve('src');
+function tsFiles(dir: string, out: string[] = []): string[] {
+  for (const n of readdirSync(dir)) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) tsFiles(p, out);
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+const files = tsFiles(SRC);
+const graph = new Map<string, string[]>();
+for (const f of files) {
+  const text = readFileSync(f, 'utf8');
+  const deps: string[] = [];
+  for (const m of text.matchAll(/(?:import|export)\s[^'";]*?from\s+['"](\.[^'"]+)['"]/g)) deps.push(resolve(dirname(f), m[1].replace(/\.js$/, '.ts')));
+  graph.set(rel(f), deps.filter((d) => files.includes(d)).map(rel));
+}
+function rel(p: string): string {
+  return relative(SRC, p).split('\\').join('/');
+}
+
+function cycles(): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  let i = 0;
+  const visit = (v: string) => {
+    index.set(v, i);
+    low.set(v, i++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        c.push(w);
+      } while (w !== v);
+      if (c.length > 1) out.push(c);
+    }
+  };
+  for (const f of graph.keys()) if (!index.has(f)) visit(f);
+  return out;
+}
+
+const importsOf = (prefix: string) => [...graph].filter(([f]) => f.startsWith(prefix)).flatMap(([f, deps]) => deps.map((d) => [f, d] as const));
+
+describe('architecture', () => {
+  it('has no import cycles in src/', () => {
+    assert.deepEqual(cycles(), []);
+  });
+
+  it('pure protocol code (radio/civ) and util import nothing outside themselves', () => {
+    for (const dir of ['radio/civ/', 'util/']) {
+      const out = importsOf(dir).filter(([, d]) => !d.startsWith(dir));
+      assert.deepEqual(out, [], `${dir} reaches out`);
+    }
+  });
+
+  it('only the composition root and the HTTP layer import http/', () => {
+    const allowed = new Set(['app.ts', 'services.ts']);
+    const out = [...graph].flatMap(([f, deps]) => (f.startsWith('http/') || allowed.has(f) ? [] : deps.filter((d) => d.startsWith('http/')).map((d) => `${f} → ${d}`)));
+    assert.deepEqual(out, []);
+  });
+
+  it('domain areas do not import the station, and catalog/orbit/guidance do not import radio', () => {
+    const out = [...graph].flatMap(([f, deps]) => {
+      const area = f.split('/')[0];
+      return deps
+        .filter((d) => (['orbit', 'guidance', 'catalog', 'radio', 'store'].includes(area) && d.startsWith('station/')) || (['orbit', 'guidance', 'catalog'].includes(area) && d.startsWith('radio/')))
+        .map((d) => `${f} → ${d}`);
+    });
+    assert.deepEqual(out, []);
+  });
+});
