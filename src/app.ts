@@ -11,7 +11,9 @@ import { LiteSettingsService } from './station/lite-settings-service.js';
 import { StationService } from './station/station-service.js';
 import { LiteService } from './station/lite-service.js';
 import { liteReply } from './http/routes/lite.js';
-import { defaultRadioStatus } from './radio/types.js';
+import { RadioService } from './radio/radio-service.js';
+import { nodeSerialDriver, type SerialDriver } from './radio/link/serial-driver.js';
+import type { CivTimeouts } from './radio/civ-bus.js';
 import { defaultAprsStatus } from './aprs/types.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
@@ -32,6 +34,10 @@ export const VERSION = '0.1.0';
 export interface AppOptions {
   config: Config;
   clock?: Clock;
+  /** The serial binding (tests may swap it); the real serialport by default. */
+  serial?: SerialDriver;
+  /** CI-V timings (tests shorten them). */
+  civTimeouts?: CivTimeouts;
   /** Tests: every JSON answer is checked against its route's documented response schema. */
   checkResponses?: boolean;
 }
@@ -78,6 +84,16 @@ export class App {
       aprsStatus: () => this.services.aprsStatus,
     });
     const lite = new LiteService(station, liteReply);
+    const radio = new RadioService({
+      clock,
+      serial: opts.serial ?? nodeSerialDriver,
+      store: stores.radio,
+      guidance,
+      rangeRate: (id, at) => orbit.sample(id, at)?.range_rate_km_s ?? null,
+      satName: (id) => catalog.current().byId.get(id)?.name ?? null,
+      timeouts: opts.civTimeouts,
+    });
+    this.parts.push(radio);
     this.services = {
       version: VERSION,
       config,
@@ -94,7 +110,8 @@ export class App {
       liteSettings,
       station,
       lite,
-      radioStatus: defaultRadioStatus,
+      radio,
+      radioStatus: radio,
       aprsStatus: defaultAprsStatus,
     };
     // No lite invalidation on location change: the cache key carries the rounded location, and the

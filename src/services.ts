@@ -13,6 +13,7 @@ import type { StationService } from './station/station-service.js';
 import type { LiteService } from './station/lite-service.js';
 import type { RawReply } from './http/route.js';
 import type { RadioStatusSource } from './radio/types.js';
+import type { RadioService } from './radio/radio-service.js';
 import type { AprsStatusSource } from './aprs/types.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
@@ -52,6 +53,8 @@ export interface Services {
   station: StationService;
   /** The lite snapshot behind its 15 s cache (invalidateLite clears it). */
   lite: LiteService<RawReply>;
+  /** Rig control over CI-V: connection, poll, writes, auto-track and the pass-pinned session. */
+  radio: RadioService;
   /** Radio runtime/session for system state and the lite snapshot (the radio service). */
   radioStatus: RadioStatusSource;
   /** APRS runtime/preview target for system state; the APRS service replaces the resting default. */

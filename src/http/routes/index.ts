@@ -15,6 +15,7 @@ import { liveRoutes } from './live.js';
 import { trackRoutes } from './track.js';
 import { passesRoutes } from './passes.js';
 import { frequencyGuideRoutes } from './frequency-guides.js';
+import { radioRoutes } from './radio.js';
 
 // Route files in the order /docs lists them.
 const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
@@ -31,6 +32,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   trackRoutes,
   passesRoutes,
   frequencyGuideRoutes,
+  radioRoutes,
 ];
 
 /** Every route of the appliance; a route's file is named after its path area. */

@@ -48,6 +48,12 @@ export function settingsRoutes(s: Services): RouteDef[] {
         return { ...next, favorites: [...new Set(next.favorites)].filter((id) => byId.has(id)) };
       },
     }),
+    ...stateRoutes({
+      path: '/api/v1/settings/radio',
+      tag: 'settings',
+      what: 'radio settings (rig model, serial device, CI-V baud and address, timings, guard); a connected rig follows a changed device at once',
+      store: s.stores.radio,
+    }),
     route({
       method: 'GET',
       path: '/api/v1/settings/lite',

@@ -1,0 +1,288 @@
+import { RigLink } from './rig-link.js';
+import { IC705_CAPABILITIES } from './rig-ic705.js';
+import { IC9700_CAPABILITIES } from './rig-ic9700.js';
+import { notConnected, rigFault } from './rig-errors.js';
+import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
+import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
+import type { RadioSettings } from './settings.js';
+import type { SerialDriver } from './link/serial-driver.js';
+import type { CivTimeouts } from './civ-bus.js';
+import type { CivFrame } from './civ/frame.js';
+import { decode } from './civ/commands.js';
+import { rigBandOf } from '../guidance/eligibility.js';
+import { iso, type Clock, type Timer } from '../util/clock.js';
+import { OneAtATime } from '../util/queue.js';
+import { badRequest, errorMessage } from '../util/errors.js';
+import { logger } from '../util/logger.js';
+
+// The rig controller: connection, the poll loop, and every write (direct VFO, pair, satellite
+// extras, snapshot and restore), one operation at a time so a poll never reads a pair half
+// written. Faults never escape as crashes: they land in runtime.last_error and the next poll
+// or reconnect recovers. Auto-track and the session drive the rig through this class.
+
+const log = logger('radio');
+
+export interface ControllerDeps {
+  clock: Clock;
+  serial: SerialDriver;
+  settings: () => RadioSettings;
+  timeouts?: CivTimeouts;
+  /** Runs after every runtime change the UI should see (the service clears nothing: the lite cache keys do). */
+  onChange?: () => void;
+  /** The rig went away (unplug): auto-track rewrites the whole pair once it is back. */
+  onDown?: () => void;
+}
+
+/** A receive-frequency observation (readback or transceive broadcast), for knob-follow. */
+export type RxObserver = (rx_hz: number, source: 'poll' | 'broadcast') => void;
+
+export class RadioController {
+  private rt: RadioRuntime = defaultRadioRuntime();
+  private readonly link: RigLink;
+  private readonly ops = new OneAtATime(8);
+  private pollTimer: Timer | null = null;
+  /** 'link' faults clear when the rig answers again; 'op' faults stay until the next operation. */
+  private errorKind: 'link' | 'op' | null = null;
+  private rxObservers: RxObserver[] = [];
+
+  constructor(private readonly d: ControllerDeps) {
+    this.link = new RigLink(
+      { serial: d.serial, clock: d.clock, settings: d.settings, timeouts: d.timeouts },
+      {
+        up: (rig, initError) => this.onUp(rig, initError),
+        down: (err) => this.onDown(err),
+      },
+    );
+  }
+
+  runtime(): RadioRuntime {
+    return this.rt;
+  }
+
+  get rig(): RigDriver | null {
+    return this.link.current;
+  }
+
+  capabilities(): RuntimeCapabilities {
+    return this.link.current?.capabilities ?? capabilitiesOf(this.d.settings().rig_model);
+  }
+
+  /** The runtime a caller may hold on to (auto-track status is patched in by its owner). */
+  patch(p: Partial<RadioRuntime>): void {
+    this.rt = { ...this.rt, ...p };
+    this.d.onChange?.();
+  }
+
+  fail(kind: 'link' | 'op', message: string): void {
+    if (this.rt.last_error !== message) log.warn(message);
+    this.errorKind = kind;
+    this.patch({ last_error: message });
+  }
+
+  clearOpError(): void {
+    if (this.errorKind === 'op') {
+      this.errorKind = null;
+      this.patch({ last_error: null });
+    }
+  }
+
+  onRx(fn: RxObserver): () => void {
+    this.rxObservers.push(fn);
+    return () => (this.rxObservers = this.rxObservers.filter((f) => f !== fn));
+  }
+
+  // --- connection ---------------------------------------------------------------------------
+
+  async connect(): Promise<void> {
+    if (!this.d.settings().serial_device) {
+      throw badRequest('no serial device is set: choose one in the radio settings (GET /api/v1/radio/ports lists candidates)', null, 'no_serial_device');
+    }
+    try {
+      await this.link.connect();
+    } catch (err) {
+      this.fail('link', `cannot open the rig: ${errorMessage(err)}; retrying`);
+      throw rigFault(err, 'connect');
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    await this.link.disconnect();
+    this.stopPolling();
+    this.patch({ connected: false, control_mode: 'idle', active_sat_id: null, capabilities: this.capabilities() });
+  }
+
+  private onUp(rig: RigDriver, initError: string | null): void {
+    this.patch({ connected: true, capabilities: rig.capabilities, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
+    if (initError) this.fail('link', initError);
+    else if (this.errorKind === 'link') this.patch({ last_error: null });
+    rig.bus.onBroadcast((f) => this.onBroadcast(rig, f));
+    this.schedulePoll(0);
+  }
+
+  private onDown(err: string | null): void {
+    this.stopPolling();
+    this.patch({ connected: false });
+    if (err) this.fail('link', err);
+    this.d.onDown?.();
+  }
+
+  // --- polling ------------------------------------------------------------------------------
+
+  private schedulePoll(ms: number): void {
+    this.pollTimer?.cancel();
+    this.pollTimer = this.d.clock.setTimeout(() => {
+      this.pollTimer = null;
+      if (!this.rig) return;
+      const next = () => this.rig && this.schedulePoll(this.d.settings().poll_interval_ms);
+      // A busy rig (a pair being written) skips this poll rather than queueing behind it.
+      if (this.ops.busy) return next();
+      this.poll().then(next, next);
+    }, ms);
+  }
+
+  private stopPolling(): void {
+    this.pollTimer?.cancel();
+    this.pollTimer = null;
+  }
+
+  /** One readback: targets normalized, raw state, last good values kept on a partial read. */
+  async poll(): Promise<Readback> {
+    const rig = this.requireRig();
+    const r = await this.ops.run(() => rig.read());
+    const t = this.rt.targets;
+    const targets = {
+      vfo_a_freq_hz: r.a_freq_hz ?? t.vfo_a_freq_hz,
+      vfo_b_freq_hz: r.b_freq_hz ?? t.vfo_b_freq_hz,
+      vfo_a_mode: r.a?.mode ?? t.vfo_a_mode,
+      vfo_b_mode: r.b?.mode ?? t.vfo_b_mode,
+    };
+    const raw = this.rt.raw_state;
+    const raw_state = {
+      selected_vfo: r.selected_vfo ?? raw.selected_vfo,
+      split_enabled: r.split_enabled ?? raw.split_enabled,
+      scope_enabled: r.scope_enabled ?? raw.scope_enabled,
+    };
+    const gotAny = r.a_freq_hz !== null || r.b_freq_hz !== null;
+    this.patch({ targets, raw_state, last_poll_at: gotAny ? iso(this.d.clock.now()) : this.rt.last_poll_at });
+    if (r.error) this.fail('link', `poll: ${r.error}`);
+    else if (this.errorKind === 'link') {
+      this.errorKind = null;
+      this.patch({ last_error: null });
+    }
+    const rxVfo = this.rxVfo(rig);
+    const rx = rxVfo === 'A' ? r.a_freq_hz : r.b_freq_hz;
+    if (rx !== null) for (const fn of this.rxObservers) fn(rx, 'poll');
+    return r;
+  }
+
+  private onBroadcast(rig: RigDriver, f: CivFrame): void {
+    if (f.cmd !== 0x00 || rig.broadcastVfo() !== this.rxVfo(rig)) return;
+    const hz = decode.freq(f);
+    if (hz === null) return;
+    const key = this.rxVfo(rig) === 'A' ? 'vfo_a_freq_hz' : 'vfo_b_freq_hz';
+    this.patch({ targets: { ...this.rt.targets, [key]: hz } });
+    for (const fn of this.rxObservers) fn(hz, 'broadcast');
+  }
+
+  /** The receive leg of a pair: VFO A on rigA (selected, split), SUB = B on rigB. */
+  rxVfo(rig: RigDriver | null = this.rig): Vfo {
+    return rig?.capabilities.model === 'rigB' ? 'B' : 'A';
+  }
+
+  txVfo(rig: RigDriver | null = this.rig): Vfo {
+    return this.rxVfo(rig) === 'A' ? 'B' : 'A';
+  }
+
+  // --- writes -------------------------------------------------------------------------------
+
+  requireRig(): RigDriver {
+    const rig = this.rig;
+    if (!rig) throw notConnected();
+    return rig;
+  }
+
+  /** Runs one rig operation in turn; a fault is recorded and answered as an HTTP error. */
+  async operate<T>(what: string, fn: (rig: RigDriver) => Promise<T>): Promise<T> {
+    const rig = this.requireRig();
+    try {
+      const out = await this.ops.run(() => fn(rig));
+      this.clearOpError();
+      return out;
+    } catch (err) {
+      const e = rigFault(err, what);
+      this.fail(e.code === 'rig_timeout' ? 'link' : 'op', e.message);
+      throw e;
+    }
+  }
+
+  /** Direct VFO write, not pass-aware; the transmit VFO is still held to the bands by the guard. */
+  async writeFrequency(vfo: Vfo, hz: number): Promise<void> {
+    const rig = this.requireRig();
+    if (vfo === this.txVfo(rig)) this.guardTx(hz, `VFO ${vfo} is the transmit VFO`);
+    await this.operate(`write VFO ${vfo}`, (r) => r.writeVfo(vfo, hz));
+    const key = vfo === 'A' ? 'vfo_a_freq_hz' : 'vfo_b_freq_hz';
+    this.patch({ targets: { ...this.rt.targets, [key]: hz }, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
+  }
+
+  /** A pair, in the rig's write order; `satellite` adds the target extras (squelch, scope, tone). */
+  async writePair(pair: RigPair, o: { satellite: boolean; tone_hz?: number | null; what: string }): Promise<void> {
+    if (pair.tx_hz !== null) this.guardTx(pair.tx_hz, 'uplink');
+    await this.operate(o.what, async (rig) => {
+      await rig.writePair(pair);
+      if (o.satellite) await rig.prepareSatellite();
+      if (o.tone_hz !== undefined && pair.tx_hz !== null) await rig.setTone(o.tone_hz);
+    });
+    const rx = this.rxVfo();
+    const t = { ...this.rt.targets };
+    if (rx === 'A') Object.assign(t, { vfo_a_freq_hz: pair.rx_hz, vfo_a_mode: pair.rx_mode ?? t.vfo_a_mode });
+    else Object.assign(t, { vfo_b_freq_hz: pair.rx_hz, vfo_b_mode: pair.rx_mode ?? t.vfo_b_mode });
+    if (pair.tx_hz !== null) {
+      if (rx === 'A') Object.assign(t, { vfo_b_freq_hz: pair.tx_hz, vfo_b_mode: pair.tx_mode ?? t.vfo_b_mode });
+      else Object.assign(t, { vfo_a_freq_hz: pair.tx_hz, vfo_a_mode: pair.tx_mode ?? t.vfo_a_mode });
+    }
+    this.patch({ targets: t });
+  }
+
+  /** safe_tx_guard_enabled: a transmit frequency outside the eligibility bands is refused. */
+  guardTx(hz: number, what: string): void {
+    if (!this.d.settings().safe_tx_guard_enabled || rigBandOf(hz)) return;
+    throw badRequest(
+      `${what} ${(hz / 1e6).toFixed(3)} MHz is outside the transmit bands (VHF 144.000–148.000 or UHF 420.000–450.000 MHz); the safe transmit guard refused it`,
+      { freq_hz: hz },
+      'tx_guard',
+    );
+  }
+
+  txAllowed(hz: number): boolean {
+    return !this.d.settings().safe_tx_guard_enabled || rigBandOf(hz) !== null;
+  }
+
+  snapshot(): Promise<RigSnapshot> {
+    return this.operate('capture rig snapshot', (rig) => rig.snapshot());
+  }
+
+  /** Never throws: a failed restore is reported in last_error and the caller carries on. */
+  async restore(s: RigSnapshot | null): Promise<boolean> {
+    if (!s) return true;
+    try {
+      await this.operate('restore rig snapshot', (rig) => rig.restore(s));
+      return true;
+    } catch (err) {
+      this.fail('op', `restoring the rig snapshot failed: ${errorMessage(err)}`);
+      return false;
+    }
+  }
+
+  async start(): Promise<void> {
+    this.patch({ capabilities: this.capabilities() });
+    const s = this.d.settings();
+    if (s.enabled && s.auto_connect && s.serial_device) await this.connect().catch(() => {}); // retries in the background
+  }
+
+  async stop(): Promise<void> {
+    await this.disconnect();
+  }
+}
+
+const CAPABILITIES = { rigA: IC705_CAPABILITIES, rigB: IC9700_CAPABILITIES };
+export const capabilitiesOf = (model: 'rigA' | 'rigB'): RuntimeCapabilities => CAPABILITIES[model];

@@ -1,0 +1,130 @@
+import { readdir, realpath } from 'node:fs/promises';
+import { SerialPort } from 'serialport';
+
+// The one outside thing this wraps: a serial device through the `serialport` package. Never
+// throws into the caller's event handlers; open() and list() answer with a result or an error.
+// Injected from the composition root (SerialDriver), so a test can swap the binding.
+
+export interface SerialConnection {
+  readonly path: string;
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+  /** Bytes as they arrive (any split). */
+  onData(fn: (chunk: Uint8Array) => void): void;
+  /** Once, when the port closes: err set when it went away (unplugged), null on our close(). */
+  onClose(fn: (err: Error | null) => void): void;
+}
+
+export interface PortListing {
+  device: string;
+  description: string;
+  hwid: string;
+}
+
+export interface SerialDriver {
+  open(path: string, baudRate: number): Promise<SerialConnection>;
+  list(): Promise<PortListing[]>;
+}
+
+class PortConnection implements SerialConnection {
+  private closeFns: Array<(err: Error | null) => void> = [];
+  private closed = false;
+  constructor(
+    private readonly port: SerialPort,
+    readonly path: string,
+  ) {
+    port.on('close', (err?: Error & { disconnected?: boolean }) => this.finish(err ?? null));
+    // After open, an error means the device is gone; the close that follows reports it.
+    port.on('error', (err: Error) => this.finish(err));
+  }
+  write(bytes: Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new Error(`${this.path} is closed`));
+      this.port.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (err) => (err ? reject(err) : resolve()));
+    });
+  }
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.closed = true;
+      this.port.close(() => resolve());
+      this.emitClose(null);
+    });
+  }
+  onData(fn: (chunk: Uint8Array) => void): void {
+    this.port.on('data', fn);
+  }
+  onClose(fn: (err: Error | null) => void): void {
+    this.closeFns.push(fn);
+  }
+  private finish(err: Error | null): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.port.isOpen) this.port.close(() => {});
+    this.emitClose(err ?? new Error(`${this.path} closed`));
+  }
+  private emitClose(err: Error | null): void {
+    const fns = this.closeFns;
+    this.closeFns = [];
+    for (const fn of fns) fn(err);
+  }
+}
+
+/** Stable udev names, the ones a setting should use: they survive a replug into another port. */
+async function stableNames(): Promise<Map<string, string[]>> {
+  const byTarget = new Map<string, string[]>();
+  for (const dir of ['/dev/serial/by-id', '/dev/serial/by-path']) {
+    let names: string[] = [];
+    try {
+      names = await readdir(dir);
+    } catch {
+      continue; // no such folder: no USB serial device, or no udev
+    }
+    for (const n of names) {
+      try {
+        const target = await realpath(`${dir}/${n}`);
+        byTarget.set(target, [...(byTarget.get(target) ?? []), `${dir}/${n}`]);
+      } catch {
+        /* a dangling link */
+      }
+    }
+  }
+  return byTarget;
+}
+
+export const nodeSerialDriver: SerialDriver = {
+  open(path, baudRate) {
+    return new Promise((resolve, reject) => {
+      const port = new SerialPort({ path, baudRate, autoOpen: false, hupcl: false });
+      port.open((err) => {
+        if (err) return reject(new Error(`cannot open ${path}: ${err.message}`));
+        resolve(new PortConnection(port, path));
+      });
+    });
+  },
+  async list() {
+    const [ports, names] = await Promise.all([SerialPort.list().catch(() => []), stableNames()]);
+    const out: PortListing[] = [];
+    const seen = new Set<string>();
+    for (const p of ports) {
+      const hwid = [p.vendorId && p.productId ? `USB VID:PID=${p.vendorId}:${p.productId}` : '', p.serialNumber ? `SER=${p.serialNumber}` : '']
+        .filter(Boolean)
+        .join(' ');
+      const description = [p.manufacturer, p.pnpId].filter(Boolean).join(' · ') || 'serial port';
+      for (const device of [...(names.get(p.path) ?? []), p.path]) {
+        if (seen.has(device)) continue;
+        seen.add(device);
+        out.push({ device, description, hwid: hwid || p.locationId || '' });
+      }
+    }
+    // udev links whose device the binding's listing missed (e.g. no udevadm in a container).
+    for (const [target, links] of names) {
+      for (const device of [...links, target]) {
+        if (seen.has(device)) continue;
+        seen.add(device);
+        out.push({ device, description: 'serial device (udev link)', hwid: '' });
+      }
+    }
+    return out;
+  },
+};

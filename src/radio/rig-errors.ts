@@ -1,0 +1,21 @@
+import { BusClosed, RigRejected } from './civ-bus.js';
+import { TimeoutError } from '../util/waitress.js';
+import { AppError, errorMessage } from '../util/errors.js';
+
+// How a rig fault reads in an HTTP answer: the route says what went wrong on the wire and what
+// the operator can do; the same text lands in runtime.last_error.
+
+export const notConnected = () =>
+  new AppError(409, 'rig_not_connected', 'the rig is not connected: POST /api/v1/radio/connect first (check the serial device in the radio settings)');
+
+export function rigFault(err: unknown, what: string): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof TimeoutError) {
+    return new AppError(504, 'rig_timeout', `${what}: ${err.message}; the command may still have applied, the last good readback is kept: poll to read the rig again`, {
+      command: err.what,
+    });
+  }
+  if (err instanceof RigRejected) return new AppError(502, 'rig_rejected', `${what}: ${err.message}`, { command: err.what });
+  if (err instanceof BusClosed) return new AppError(503, 'rig_unavailable', `${what}: the rig's serial link is down (${err.message})`);
+  return new AppError(502, 'rig_error', `${what}: ${errorMessage(err)}`);
+}

@@ -1,0 +1,129 @@
+import { cmd, decode } from './civ/commands.js';
+import type { CivBus } from './civ-bus.js';
+import type { Readback, RigCapabilities, RigDriver, RigPair, RigSnapshot, Vfo, VfoState } from './rig.js';
+
+// rigB: an Icom IC-9700 over CI-V (factory address 0xA2). Satellite mode pairs its two bands:
+// MAIN transmits (uplink) and SUB receives (downlink). The runtime's VFO A is MAIN and VFO B is
+// SUB; each band is selected (07 D0/D1) and written with the operating-frequency and mode
+// commands (05/06, read 03/04): the IC-9700 answers NG to 0x25/0x26 in satellite mode (Hamlib).
+// MAIN is left selected. Same codec and interface as rigA, but not validated on a radio.
+
+const BAND: Record<Vfo, 'MAIN' | 'SUB'> = { A: 'MAIN', B: 'SUB' };
+
+export const IC9700_CAPABILITIES: RigCapabilities = {
+  model: 'rigB',
+  radio: 'Icom IC-9700',
+  validated: false,
+  validation_note: 'controller and settings scaffolding: not validated against a radio as rigA is',
+  split: false,
+  scope: true,
+  tone: true,
+  snapshot: true,
+  transceive_follow: false,
+  target_mapping: { tx: 'MAIN band (VFO A, satellite uplink)', rx: 'SUB band (VFO B, satellite downlink)' },
+};
+
+export class Ic9700Driver implements RigDriver {
+  readonly capabilities = IC9700_CAPABILITIES;
+
+  constructor(readonly bus: CivBus) {}
+
+  private band(v: Vfo) {
+    return this.bus.request(cmd.selectBand(BAND[v]));
+  }
+
+  async init(): Promise<void> {
+    await this.band('A');
+  }
+
+  broadcastVfo(): Vfo {
+    return 'A';
+  }
+
+  private async readVfo(v: Vfo): Promise<{ freq: number | null; mode: { mode: string; filter: number } | null }> {
+    await this.band(v);
+    const freq = decode.freq(await this.bus.request(cmd.readFreq()));
+    const mode = decode.mode(await this.bus.request(cmd.readMode()));
+    return { freq, mode };
+  }
+
+  async read(): Promise<Readback> {
+    const r: Readback = { a: null, b: null, a_freq_hz: null, b_freq_hz: null, selected_vfo: 'A', split_enabled: null, scope_enabled: null, error: null };
+    try {
+      for (const v of ['A', 'B'] as const) {
+        const { freq, mode } = await this.readVfo(v);
+        if (v === 'A') r.a_freq_hz = freq;
+        else r.b_freq_hz = freq;
+        if (freq !== null && mode) r[v === 'A' ? 'a' : 'b'] = { freq_hz: freq, mode: mode.mode };
+      }
+      await this.band('A');
+      r.split_enabled = decode.onOff(await this.bus.request(cmd.readSatMode()));
+      r.scope_enabled = decode.onOff(await this.bus.request(cmd.readScopeOn()));
+    } catch (err) {
+      r.error = `read: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    return r;
+  }
+
+  async writeVfo(vfo: Vfo, hz: number, mode?: string | null): Promise<void> {
+    await this.band(vfo);
+    try {
+      await this.bus.request(cmd.setFreq(hz));
+      if (mode) await this.bus.request(cmd.setMode(mode));
+    } finally {
+      if (vfo !== 'A') await this.band('A');
+    }
+  }
+
+  /** Satellite mode on, then MAIN (uplink) and SUB (downlink), MAIN left selected. */
+  async writePair(p: RigPair): Promise<void> {
+    await this.bus.request(cmd.setSatMode(true));
+    if (p.tx_hz !== null) await this.writeVfo('A', p.tx_hz, p.tx_mode);
+    await this.writeVfo('B', p.rx_hz, p.rx_mode);
+  }
+
+  writeLeg(leg: 'rx' | 'tx', hz: number): Promise<void> {
+    return this.writeVfo(leg === 'tx' ? 'A' : 'B', hz);
+  }
+
+  /** Squelch of the receive band opened; scope on. */
+  async prepareSatellite(): Promise<void> {
+    await this.band('B');
+    try {
+      await this.bus.request(cmd.setSquelch(0));
+    } finally {
+      await this.band('A');
+    }
+    await this.bus.request(cmd.setScopeOn(true));
+  }
+
+  async setTone(hz: number | null): Promise<void> {
+    await this.band('A');
+    if (hz !== null) await this.bus.request(cmd.setToneFreq(hz));
+    await this.bus.request(cmd.setToneOn(hz !== null));
+  }
+
+  async snapshot(): Promise<RigSnapshot> {
+    const vfo = async (v: Vfo): Promise<VfoState> => {
+      const { freq, mode } = await this.readVfo(v);
+      if (freq === null || !mode) throw new Error('malformed VFO readback');
+      return { freq_hz: freq, mode: mode.mode, filter: mode.filter };
+    };
+    const b = await vfo('B');
+    const squelch = decode.squelch(await this.bus.request(cmd.readSquelch()));
+    const a = await vfo('A');
+    const sat = decode.onOff(await this.bus.request(cmd.readSatMode()));
+    const scope = decode.onOff(await this.bus.request(cmd.readScopeOn()));
+    if (squelch === null || sat === null || scope === null) throw new Error('malformed readback');
+    return { a, b, split_enabled: sat, squelch, scope: { enabled: scope, mode: null, span_hz: null }, tone: null, selected_vfo: 'A' };
+  }
+
+  async restore(s: RigSnapshot): Promise<void> {
+    await this.writeVfo('B', s.b.freq_hz, s.b.mode);
+    await this.band('B');
+    await this.bus.request(cmd.setSquelch(s.squelch));
+    await this.writeVfo('A', s.a.freq_hz, s.a.mode);
+    await this.bus.request(cmd.setSatMode(s.split_enabled));
+    await this.bus.request(cmd.setScopeOn(s.scope.enabled));
+  }
+}
