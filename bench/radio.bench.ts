@@ -1,0 +1,108 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { FixedClock } from '../src/util/clock.js';
+import { tmpDataDir } from '../test/helpers/server.js';
+import { spawnDeployed } from '../test/helpers/deployed.js';
+import { openPtyPair } from '../test/sims/pty-pair.js';
+import { CivRigSim } from '../test/sims/civ-rig.js';
+import { medianMs, type BudgetLine, type Suite } from './harness.js';
+import { describeRuntime } from './child-bundle.js';
+
+// Rig control budgets (issue 11): one auto-track tick's arithmetic (recommendation plus diff, no
+// write), a full pair apply end to end against the rig simulator at 115200 baud over a pty, and
+// the server's RSS with the rig connected and auto-tracking against the same server idle.
+
+const N = 1000;
+
+async function tickAndApply(): Promise<{ tickUs: number; applyMs: number }> {
+  const dataDir = tmpDataDir('bench-radio-');
+  const pty = await openPtyPair();
+  const sim = new CivRigSim({ kind: 'IC-705' });
+  await sim.open(pty.rigPath);
+  const clock = new FixedClock(Date.parse('2026-08-22T12:00:00Z'));
+  const app = new App({ config: { ...loadConfig({}, 4 * 1024 ** 3), port: 0, host: '127.0.0.1', dataDir }, clock });
+  try {
+    await app.start();
+    const s = app.services;
+    await s.orbit.table.ready();
+    await s.stores.radio.update({ enabled: true, serial_device: pty.ctlPath, baud_rate: 115200 });
+    await s.radio.connect();
+    const [p] = await s.orbit.passesWhenReady({ from_ms: clock.now(), hours: 48, min_max_el_deg: 20, sat_ids: ['rs-44'], include_ongoing: false });
+    clock.set(p.tca_ms);
+    await s.radio.startAutoTrack('rs-44', 60_000);
+    const t0 = clock.now();
+    let k = 0;
+    let sink = 0;
+    const tickMs = await medianMs(`auto-track tick x${N}`, () => {
+      for (let i = 0; i < N; i++) sink += s.radio.tracker.compute(t0 + (k++ % 600) * 1000)!.targets.rx_hz > 0 ? 1 : 0;
+    });
+    s.radio.tracker.stop();
+    const pair = { uplink_hz: 145_965_000, downlink_hz: 435_640_000, uplink_mode: 'LSB', downlink_mode: 'USB' };
+    let flip = 0;
+    const applyMs = await medianMs('pair apply end to end', async () => {
+      await s.radio.writePair({ ...pair, downlink_hz: pair.downlink_hz + (flip++ % 2) * 1000 });
+    }, { time: 1000, iterations: 20 });
+    if (sink < 0) console.log(sink);
+    return { tickUs: (tickMs / N) * 1000, applyMs };
+  } finally {
+    await app.stop();
+    await sim.close();
+    await pty.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The deployed bundle under the unit's flags: RSS idle, then connected and auto-tracking. */
+async function rssDelta(): Promise<{ idle: number; tracking: number }> {
+  const pty = await openPtyPair();
+  const sim = new CivRigSim({ kind: 'IC-705' });
+  await sim.open(pty.rigPath);
+  const srv = await spawnDeployed();
+  const pid = srv.child.pid!;
+  const post = (path: string, body: unknown = {}) => fetch(srv.base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  try {
+    await post('/api/v1/settings/radio', { enabled: true, serial_device: pty.ctlPath, baud_rate: 115200, poll_interval_ms: 500 });
+    // Same traffic in both phases: a UI polling radio state twice a second.
+    const phase = async (ms: number) => {
+      const samples: number[] = [];
+      for (let t = 0; t < ms; t += 500) {
+        await fetch(srv.base + '/api/v1/radio/state').then((r) => r.text());
+        await sleep(500);
+        samples.push(rssMiB(pid));
+      }
+      return samples.slice(-6).reduce((a, b) => a + b, 0) / 6;
+    };
+    const idle = await phase(8000);
+    if ((await post('/api/v1/radio/connect')).status !== 200) throw new Error('bench: connect failed');
+    if ((await post('/api/v1/radio/auto-track/start', { sat_id: 'iss', interval_ms: 250 })).status !== 200) throw new Error('bench: auto-track failed');
+    const tracking = await phase(12_000);
+    return { idle, tracking };
+  } finally {
+    await srv.stop();
+    await sim.close();
+    await pty.close();
+  }
+}
+
+export const radioSuite: Suite = {
+  name: 'radio: auto-track tick, pair apply, RSS',
+  async run(): Promise<BudgetLine[]> {
+    const { tickUs, applyMs } = await tickAndApply();
+    const { idle, tracking } = await rssDelta();
+    return [
+      { name: 'auto-track tick (recommendation + diff, no write)', value: tickUs, unit: 'µs', budget: 200 },
+      { name: 'full pair apply, simulator at 115200 baud', value: applyMs, unit: 'ms', budget: 150, note: '7 commands and their OKs over a pty (a pty does not pace bytes: on a real 115200 baud wire add ~17 ms for ~200 bytes with echo)' },
+      {
+        name: 'RSS connected + auto-tracking minus idle',
+        value: tracking - idle,
+        unit: 'MiB',
+        budget: 4,
+        note: `idle ${idle.toFixed(1)} MiB, tracking ${tracking.toFixed(1)} MiB (poll 500 ms, tick 250 ms; ${describeRuntime()})`,
+      },
+    ];
+  },
+};
