@@ -1,4 +1,5 @@
 import type { CivBus } from './civ-bus.js';
+import type { RuntimeCapabilities } from './types.js';
 
 // What the controller needs from a rig, whatever its model: one interface, two CI-V drivers
 // (rig-ic705.ts for rigA, rig-ic9700.ts for rigB). VFO names are the runtime's: on rigA they are
@@ -48,20 +49,8 @@ export interface RigSnapshot {
   selected_vfo: Vfo;
 }
 
-export interface RigCapabilities {
-  model: 'rigA' | 'rigB';
-  /** The radio the driver speaks to. */
-  radio: string;
-  validated: boolean;
-  validation_note: string;
-  split: boolean;
-  scope: boolean;
-  tone: boolean;
-  snapshot: boolean;
-  transceive_follow: boolean;
-  /** Logical path of each leg in a pair (POST /radio/pair targetMapping). */
-  target_mapping: { tx: string; rx: string };
-}
+/** What a driver can do; the runtime shows it as `capabilities`. */
+export type RigCapabilities = RuntimeCapabilities;
 
 export interface RigDriver {
   readonly capabilities: RigCapabilities;

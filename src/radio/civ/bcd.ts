@@ -38,13 +38,18 @@ export function decodeFreq(buf: Uint8Array, off: number, nBytes: number = FREQ_B
   if (off < 0 || off + nBytes > buf.length) return null;
   let v = 0;
   for (let i = nBytes - 1; i >= 0; i--) {
-    const b = buf[off + i];
-    const hi = b >> 4;
-    const lo = b & 0x0f;
-    if (hi > 9 || lo > 9) return null;
-    v = v * 100 + hi * 10 + lo;
+    const d = digits(buf[off + i]);
+    if (d < 0) return null;
+    v = v * 100 + d;
   }
   return v;
+}
+
+/** The two decimal digits of one BCD byte (0..99), or -1 when a nibble is not a digit. */
+function digits(b: number): number {
+  const hi = b >> 4;
+  const lo = b & 0x0f;
+  return hi > 9 || lo > 9 ? -1 : hi * 10 + lo;
 }
 
 /** Writes value as nBytes of big-endian BCD at out[off] (squelch 128 -> 01 28, tone 885 -> 00 08 85). */
@@ -66,11 +71,9 @@ export function decodeBcdBE(buf: Uint8Array, off: number, nBytes: number): numbe
   if (off < 0 || nBytes < 1 || off + nBytes > buf.length) return null;
   let v = 0;
   for (let i = 0; i < nBytes; i++) {
-    const b = buf[off + i];
-    const hi = b >> 4;
-    const lo = b & 0x0f;
-    if (hi > 9 || lo > 9) return null;
-    v = v * 100 + hi * 10 + lo;
+    const d = digits(buf[off + i]);
+    if (d < 0) return null;
+    v = v * 100 + d;
   }
   return v;
 }
