@@ -155,7 +155,7 @@ export class AutoTracker {
       // operate() recorded the fault in last_error; the next tick tries again
     } finally {
       loop.status.last_tick_at = iso(now);
-      c.patch({ auto_track: { ...loop.status } });
+      if (this.loop === loop) c.patch({ auto_track: { ...loop.status } }); // a stop() meanwhile wins
     }
   }
 

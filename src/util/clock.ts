@@ -15,7 +15,6 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
     const h = setTimeout(fn, Math.max(0, ms));
-    h.unref(); // our timers never keep a stopping process alive
     return { cancel: () => clearTimeout(h) };
   },
 };
