@@ -120,14 +120,11 @@ export class CivBus {
       this.timeouts.reply_ms,
       req.name,
     );
+    // Handled at once: the bus may close (rejecting this) while the write is still pending.
+    answer.catch(() => {});
     this.stats.sent++;
     if (log.enabled('debug')) log.debug(`> ${req.name} ${formatFrame(bytes)}`);
-    try {
-      await this.conn.write(bytes);
-    } catch (err) {
-      answer.catch(() => {}); // the write failure is the error we report
-      throw err;
-    }
+    await this.conn.write(bytes); // a failed write is the error we report
     let m: Incoming;
     try {
       m = await answer;
