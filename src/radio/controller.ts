@@ -184,13 +184,13 @@ export class RadioController {
     for (const fn of this.rxObservers) fn(hz, 'broadcast');
   }
 
-  /** The receive leg of a pair: VFO A on rigA (selected, split), SUB = B on rigB. */
-  rxVfo(rig: RigDriver | null = this.rig): Vfo {
-    return rig?.capabilities.model === 'rigB' ? 'B' : 'A';
+  /** The receive leg of a pair is VFO A on both rigs (rigA: selected VFO A; rigB: MAIN band). */
+  rxVfo(_rig: RigDriver | null = this.rig): Vfo {
+    return 'A';
   }
 
-  txVfo(rig: RigDriver | null = this.rig): Vfo {
-    return this.rxVfo(rig) === 'A' ? 'B' : 'A';
+  txVfo(_rig: RigDriver | null = this.rig): Vfo {
+    return 'B';
   }
 
   // --- writes -------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 import { cmd, decode } from './civ/commands.js';
-import type { CivBus } from './civ-bus.js';
+import { RigRejected, type CivBus } from './civ-bus.js';
 import type { Readback, RigCapabilities, RigDriver, RigPair, RigSnapshot, Vfo, VfoState } from './rig.js';
 
 // rigB: an Icom IC-9700 over CI-V (factory address 0xA2). Satellite mode pairs its two bands:
-// MAIN transmits (uplink) and SUB receives (downlink). The runtime's VFO A is MAIN and VFO B is
-// SUB; each band is selected (07 D0/D1) and written with the operating-frequency and mode
+// MAIN receives (downlink) and SUB transmits (uplink) (gpredict's IC-9700 notes, Hamlib's satmode
+// TX VFO). The runtime's VFO A is MAIN and VFO B is SUB, so receive is A and transmit B as on
+// rigA. Each band is selected (07 D0/D1) and written with the operating-frequency and mode
 // commands (05/06, read 03/04): the IC-9700 answers NG to 0x25/0x26 in satellite mode (Hamlib).
 // MAIN is left selected. Same codec and interface as rigA, but not validated on a radio.
 
@@ -20,7 +21,7 @@ export const IC9700_CAPABILITIES: RigCapabilities = {
   tone: true,
   snapshot: true,
   transceive_follow: false,
-  target_mapping: { tx: 'MAIN band (VFO A, satellite uplink)', rx: 'SUB band (VFO B, satellite downlink)' },
+  target_mapping: { tx: 'SUB band (VFO B, satellite uplink)', rx: 'MAIN band (VFO A, satellite downlink)' },
 };
 
 export class Ic9700Driver implements RigDriver {
@@ -75,32 +76,43 @@ export class Ic9700Driver implements RigDriver {
     }
   }
 
-  /** Satellite mode on, then MAIN (uplink) and SUB (downlink), MAIN left selected. */
+  /**
+   * Satellite mode on, then MAIN (downlink) and SUB (uplink), MAIN left selected. The two bands
+   * cannot share a band plan segment: when the downlink's band is where SUB is now, the rig says
+   * NG, so the bands are exchanged (07 B0) and the write tried once more.
+   */
   async writePair(p: RigPair): Promise<void> {
     await this.bus.request(cmd.setSatMode(true));
-    if (p.tx_hz !== null) await this.writeVfo('A', p.tx_hz, p.tx_mode);
-    await this.writeVfo('B', p.rx_hz, p.rx_mode);
+    try {
+      await this.writeVfo('A', p.rx_hz, p.rx_mode);
+    } catch (err) {
+      if (!(err instanceof RigRejected)) throw err;
+      await this.bus.request(cmd.exchange());
+      await this.writeVfo('A', p.rx_hz, p.rx_mode);
+    }
+    if (p.tx_hz !== null) await this.writeVfo('B', p.tx_hz, p.tx_mode);
   }
 
   writeLeg(leg: 'rx' | 'tx', hz: number): Promise<void> {
-    return this.writeVfo(leg === 'tx' ? 'A' : 'B', hz);
+    return this.writeVfo(leg === 'rx' ? 'A' : 'B', hz);
   }
 
-  /** Squelch of the receive band opened; scope on. */
+  /** Squelch of the receive band (MAIN) opened; scope on. */
   async prepareSatellite(): Promise<void> {
-    await this.band('B');
-    try {
-      await this.bus.request(cmd.setSquelch(0));
-    } finally {
-      await this.band('A');
-    }
+    await this.band('A');
+    await this.bus.request(cmd.setSquelch(0));
     await this.bus.request(cmd.setScopeOn(true));
   }
 
+  /** CTCSS on the transmit band (SUB), MAIN selected again. */
   async setTone(hz: number | null): Promise<void> {
-    await this.band('A');
-    if (hz !== null) await this.bus.request(cmd.setToneFreq(hz));
-    await this.bus.request(cmd.setToneOn(hz !== null));
+    await this.band('B');
+    try {
+      if (hz !== null) await this.bus.request(cmd.setToneFreq(hz));
+      await this.bus.request(cmd.setToneOn(hz !== null));
+    } finally {
+      await this.band('A');
+    }
   }
 
   async snapshot(): Promise<RigSnapshot> {
@@ -110,8 +122,8 @@ export class Ic9700Driver implements RigDriver {
       return { freq_hz: freq, mode: mode.mode, filter: mode.filter };
     };
     const b = await vfo('B');
-    const squelch = decode.squelch(await this.bus.request(cmd.readSquelch()));
     const a = await vfo('A');
+    const squelch = decode.squelch(await this.bus.request(cmd.readSquelch()));
     const sat = decode.onOff(await this.bus.request(cmd.readSatMode()));
     const scope = decode.onOff(await this.bus.request(cmd.readScopeOn()));
     if (squelch === null || sat === null || scope === null) throw new Error('malformed readback');
@@ -119,10 +131,8 @@ export class Ic9700Driver implements RigDriver {
   }
 
   async restore(s: RigSnapshot): Promise<void> {
-    await this.writeVfo('B', s.b.freq_hz, s.b.mode);
-    await this.band('B');
+    await this.writePair({ rx_hz: s.a.freq_hz, rx_mode: s.a.mode, tx_hz: s.b.freq_hz, tx_mode: s.b.mode });
     await this.bus.request(cmd.setSquelch(s.squelch));
-    await this.writeVfo('A', s.a.freq_hz, s.a.mode);
     await this.bus.request(cmd.setSatMode(s.split_enabled));
     await this.bus.request(cmd.setScopeOn(s.scope.enabled));
   }

@@ -133,23 +133,23 @@ describe('rigB (IC-9700) on the same codec and interface', () => {
   });
   after(() => f.stop());
 
-  it('reports itself as not equally validated, pairs MAIN (uplink) and SUB (downlink) in satellite mode', async () => {
+  it('reports itself as not equally validated, pairs MAIN (downlink) and SUB (uplink) in satellite mode', async () => {
     const st = (await f.s.get('/api/v1/radio/state')).body;
     assert.equal(st.runtime.capabilities.model, 'rigB');
     assert.equal(st.runtime.capabilities.validated, false);
     const r = await f.s.post('/api/v1/radio/pair', { uplink_hz: 145_935_000, downlink_hz: 435_640_000, uplink_mode: 'LSB', downlink_mode: 'USB' });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(f.sim.state.satMode, true);
-    assert.equal(f.sim.state.vfoA.freq, 145_935_000);
-    assert.equal(f.sim.state.vfoA.mode, 'LSB');
-    assert.equal(f.sim.state.vfoB.freq, 435_640_000);
-    assert.equal(f.sim.state.vfoB.mode, 'USB');
+    assert.equal(f.sim.state.vfoA.freq, 435_640_000, 'MAIN receives the downlink');
+    assert.equal(f.sim.state.vfoA.mode, 'USB');
+    assert.equal(f.sim.state.vfoB.freq, 145_935_000, 'SUB transmits the uplink');
+    assert.equal(f.sim.state.vfoB.mode, 'LSB');
     assert.equal(f.sim.state.band, 'MAIN');
-    assert.match(r.body.targetMapping.tx, /MAIN/);
+    assert.match(r.body.targetMapping.tx, /SUB/);
     const p = await f.s.post('/api/v1/radio/poll');
     assert.equal(p.status, 200, JSON.stringify(p.body));
-    assert.equal(p.body.runtime.targets.vfo_a_freq_hz, 145_935_000);
-    assert.equal(p.body.runtime.targets.vfo_b_freq_hz, 435_640_000);
+    assert.equal(p.body.runtime.targets.vfo_a_freq_hz, 435_640_000);
+    assert.equal(p.body.runtime.targets.vfo_b_freq_hz, 145_935_000);
     assert.equal(p.body.runtime.raw_state.split_enabled, true, 'satellite mode reads as the split of a pair');
   });
 });

@@ -103,6 +103,8 @@ export const cmd = {
     if (b !== 'MAIN' && b !== 'SUB') throw new RangeError(`band ${String(b)} is not MAIN or SUB`);
     return set(C.VFO, Uint8Array.of(b === 'MAIN' ? 0xd0 : 0xd1), 1, `select ${b} band`);
   },
+  /** 07 B0: IC-705 exchanges VFO A and B; IC-9700 exchanges the MAIN and SUB bands. */
+  exchange: (): CivRequest => set(C.VFO, Uint8Array.of(0xb0), 1, 'exchange A/B (MAIN/SUB)'),
   setSplit(on: boolean): CivRequest {
     checkOn(on, 'split');
     return set(C.SPLIT, Uint8Array.of(bool(on)), 1, on ? 'split on' : 'split off');

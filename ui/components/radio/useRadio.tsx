@@ -1,42 +1,20 @@
 import { useState } from 'preact/hooks';
 import { errorText, postJson } from '../../lib/api';
 import { usePoll } from '../usePoll';
+import type { RadioRuntime } from '../../../src/radio/types';
+import type { SessionView } from '../../../src/radio/session';
+import type { RadioSettings } from '../../../src/radio/settings';
 
 // The radio page's one source of truth: GET /api/v1/radio/state every 1.5 s, and actions that
 // POST, show their outcome and refresh the state at once.
 
-export interface RadioRuntime {
-  connected: boolean;
-  control_mode: string;
-  active_sat_id: string | null;
-  last_poll_at: string | null;
-  last_error: string | null;
-  targets: { vfo_a_freq_hz: number | null; vfo_b_freq_hz: number | null; vfo_a_mode: string | null; vfo_b_mode: string | null };
-  raw_state: { selected_vfo: string | null; split_enabled: boolean | null; scope_enabled: boolean | null };
-  capabilities: { model: string; radio: string; validated: boolean; validation_note: string; target_mapping: { tx: string; rx: string } } | null;
-  auto_track: { sat_id: string; interval_ms: number; owner: string; writes: number; targets: { rx_hz: number; tx_hz: number | null } | null; knob: { following: boolean; last_follow_at: string | null; note: string | null } } | null;
-}
-
-export interface RadioSession {
-  active: boolean;
-  selected_sat_id: string | null;
-  sat_name: string | null;
-  pass_aos: string | null;
-  pass_los: string | null;
-  max_el_deg: number | null;
-  screen_state: string;
-  control_state: string;
-  is_eligible: boolean;
-  eligibility_reason?: string;
-  has_test_pair: boolean;
-  test_pair: { uplink_hz: number | null; downlink_hz: number; uplink_mode: string; downlink_mode: string; source: string } | null;
-  ended_reason: string | null;
-}
+export type { RadioRuntime } from '../../../src/radio/types';
+export type RadioSession = SessionView;
 
 export interface RadioState {
-  settings: { enabled: boolean; rig_model: string; serial_device: string; baud_rate: number; civ_address: string };
+  settings: RadioSettings;
   runtime: RadioRuntime;
-  session: RadioSession;
+  session: SessionView;
 }
 
 export interface Outcome {
