@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { CivRigSim, type RigKind } from '../sims/civ-rig.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -24,7 +25,9 @@ export async function rigFixture(o: { kind?: RigKind; echo?: boolean; transceive
   const sim = new CivRigSim({ kind, echo: o.echo ?? false, transceive: o.transceive ?? true });
   await sim.open(pty.rigPath);
   const clock = o.clock ?? new FixedClock(Date.parse(o.now ?? '2026-08-22T12:00:00Z'));
-  const s = await startServer({ clock, app: { civTimeouts: TEST_CIV_TIMEOUTS } });
+  // UI_DIR: page tests may serve a UI build of their own (startUiServer does the same).
+  const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
+  const s = await startServer({ clock, config: { uiDir }, app: { civTimeouts: TEST_CIV_TIMEOUTS } });
   const set = await s.post('/api/v1/settings/radio', {
     enabled: true,
     serial_device: pty.ctlPath,

@@ -1,23 +1,32 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, horizontalOverflow, launch, openPage, screenshot, VIEWPORTS } from '../helpers/browser.js';
+import type { RigKind } from '../sims/civ-rig.js';
 import { rigFixture, until, type RigFixture } from '../radio/rig-fixture.js';
-import { FixedClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/clock.js';
 
-// The /radio page in Chromium against the real server and the simulated IC-705 on a pty:
-// connect, readback, a VFO write, a manual pair (and a refused one), and the session flow.
+// /radio in Chromium against the real server, which drives a simulated rig over a pty through
+// serialport: connect, readback, a VFO write, a manual pair (and an out-of-band one the server
+// refuses without touching the rig), the session select → test → confirm, the layouts.
+// Real time throughout: the serial exchange and the session's pass times run on the wall clock.
 
-const NOW = '2026-08-22T12:00:00Z';
 const skip = browserSkipReason() ?? false;
 
-describe('/radio page with a simulated rig', { skip }, () => {
-  let f: RigFixture;
+/** The server (serving UI_DIR's build when set) with its radio pointed at a simulator, not yet connected; real time. */
+const rig = (kind: RigKind) => rigFixture({ kind, clock: systemClock, connect: false });
+type Rig = RigFixture;
+
+const text = (page: Page, sel: string) => page.locator(sel).first().innerText();
+/** A 400 the test provokes on purpose is not a page problem. */
+const unexpected = (errors: string[]) => errors.filter((e) => !/HTTP 400: POST .*\/api\/v1\/radio\/pair|status of 400/.test(e));
+
+describe('/radio page with a simulated IC-705', { skip }, () => {
+  let f: Rig;
   let browser: Browser;
   before(async () => {
-    f = await rigFixture({ clock: new FixedClock(Date.parse(NOW)), connect: false });
+    [f, browser] = await Promise.all([rig('IC-705'), launch()]);
     await f.s.app.services.orbit.table.ready();
-    browser = await launch();
   });
   after(async () => {
     await browser?.close();
@@ -26,64 +35,179 @@ describe('/radio page with a simulated rig', { skip }, () => {
 
   it('connects, reads back, writes a VFO and a pair, refuses an out-of-band pair, and runs select → test → confirm', async () => {
     const { context, page, problems } = await openPage(browser, VIEWPORTS[1]);
-    await page.clock.install({ time: Date.parse(NOW) });
     await page.goto(f.s.base + '/radio', { waitUntil: 'networkidle' });
+    await page.locator('[data-connection]', { hasText: 'not connected' }).waitFor();
     await screenshot(page, 'radio-disconnected-800x480');
-
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
-    assert.ok(f.sim.log.some((e) => e.cmd === 0x07 && e.data[0] === 0x00), 'VFO A selected on connect');
 
     f.sim.state.vfoA.freq = 145_800_000;
     f.sim.state.vfoB.freq = 437_800_000;
-    await page.getByRole('button', { name: 'Read rig now' }).click();
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    assert.ok(f.sim.log.some((e) => e.cmd === 0x07 && e.data[0] === 0x00), 'VFO A selected on connect');
+    // The server's own poll brings the sim's VFOs to the page (no button needed).
     await page.locator('[data-vfo="A"] strong', { hasText: '145.800 000' }).waitFor();
     await page.locator('[data-vfo="B"] strong', { hasText: '437.800 000' }).waitFor();
+    assert.match(await text(page, '[data-vfo="A"]'), /FM/);
+    assert.match(await text(page, '[data-last-poll]'), /ago/);
 
+    // "Read rig now" picks up a front-panel change at once.
+    f.sim.state.vfoA.freq = 145_825_000;
+    await page.getByRole('button', { name: 'Read rig now' }).click();
+    await page.locator('[data-vfo="A"] strong', { hasText: '145.825 000' }).waitFor();
+
+    // Direct VFO write: lands on VFO B; VFO A is the working VFO again afterwards.
     await page.selectOption('#vfo-sel', 'B');
     await page.fill('#vfo-mhz', '435.300');
     await page.getByRole('button', { name: 'Set VFO' }).click();
     await until(() => f.sim.state.vfoB.freq === 435_300_000, 'VFO B written');
+    await page.locator('[data-outcome="vfo"].ok').waitFor();
     assert.equal(f.sim.state.selected, 'A');
+    await page.locator('[data-vfo="B"] strong', { hasText: '435.300 000' }).waitFor();
 
+    // Manual pair: receive on A, transmit on B, split on.
     await page.fill('#pair-up', '145.990');
     await page.fill('#pair-down', '437.800');
+    await page.selectOption('#pair-down-mode', 'USB');
     await page.getByRole('button', { name: 'Write pair' }).click();
     await until(() => f.sim.state.split && f.sim.state.vfoB.freq === 145_990_000 && f.sim.state.vfoA.freq === 437_800_000, 'pair written');
+    assert.equal(f.sim.state.vfoA.mode, 'USB');
+    await page.locator('[data-outcome="pair"].ok', { hasText: 'pair written' }).waitFor();
+    await page.locator('[data-split]', { hasText: 'on' }).waitFor();
 
-    const before = f.sim.log.length;
+    // Out of band on both sides: 400 not_eligible, its message on the page, not a byte to the rig.
+    f.sim.clearLog();
     await page.fill('#pair-up', '1268.000');
     await page.fill('#pair-down', '29.400');
     await page.getByRole('button', { name: 'Write pair' }).click();
-    await page.locator('[data-outcome="pair"].bad', { hasText: 'not eligible' }).waitFor();
-    assert.equal(f.sim.log.length, before, 'the rig was not touched');
+    const refused = page.locator('[data-outcome="pair"][data-code="not_eligible"]');
+    await refused.waitFor();
+    assert.match(await refused.innerText(), /not eligible/);
+    // The poll loop keeps reading on the real clock; what must not appear is a write.
+    const writes = f.sim.log.filter(
+      (e) => [0x05, 0x06, 0x07].includes(e.cmd) || ((e.cmd === 0x25 || e.cmd === 0x26) && e.data.length > 1) || (e.cmd === 0x0f && e.data.length > 0),
+    );
+    assert.deepEqual(writes, [], 'the rig was not touched');
+    await refused.scrollIntoViewIfNeeded();
+    await screenshot(page, 'radio-pair-refused-800x480');
 
-    const first = page.locator('.radio-passes button').first();
-    await first.waitFor();
-    await first.click();
+    // Session: nothing selected, so only picking a pass is possible.
+    assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Clear', exact: true }).isDisabled(), true);
+    // The first listed pass that the rig may work (V/U) and that lasts the test out (real clock).
+    const buttons = page.locator('.radio-passes button');
+    await buttons.first().waitFor();
+    let sat = '';
+    for (let i = 0; i < (await buttons.count()) && !sat; i++) {
+      const b = buttons.nth(i);
+      if (Date.parse((await b.getAttribute('data-los'))!) - Date.now() < 180_000) continue;
+      await b.click();
+      await until(async () => (await f.s.get('/api/v1/radio/session')).body.session.selected_sat_id === (await b.getAttribute('data-pass')), 'selected');
+      const sel = (await f.s.get('/api/v1/radio/session')).body.session;
+      if (sel.is_eligible) sat = sel.selected_sat_id;
+      else await page.locator('[data-eligibility-reason]').waitFor(); // and Test stays disabled
+    }
+    assert.ok(sat, 'an eligible pass among those listed');
+    await page.locator('[data-session-sat]').waitFor();
     await page.locator('[data-test-pair]').waitFor();
+    assert.match(await text(page, '[data-countdown]'), /AOS in|LOS in/);
+    assert.equal(await page.getByRole('button', { name: 'Confirm', exact: true }).isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled(), true);
+    assert.equal((await f.s.get('/api/v1/radio/session')).body.session.selected_sat_id, sat);
+
+    f.sim.clearLog();
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.locator('[data-screen-state]', { hasText: 'test' }).waitFor();
+    assert.match(await text(page, '[data-control-state]'), /test applied/);
+    assert.ok(f.sim.log.length > 0, 'the test pair went to the rig');
+    const pair = (await f.s.get('/api/v1/radio/session')).body.session.test_pair;
+    await until(() => f.sim.state.vfoA.freq === pair.downlink_hz, 'test downlink on VFO A');
+    // While the test holds the rig: Confirm only; writes elsewhere wait.
+    assert.equal(await page.getByRole('button', { name: 'Confirm', exact: true }).isEnabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Set VFO' }).isDisabled(), true);
     await screenshot(page, 'radio-session-test-800x480');
+
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.locator('[data-screen-state]', { hasText: 'released' }).waitFor();
+    // The snapshot taken before the test is back on the rig.
+    await until(() => f.sim.state.vfoA.freq === 437_800_000 && f.sim.state.vfoB.freq === 145_990_000, 'rig restored after confirm');
+    assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isEnabled(), true);
 
-    // The refused pair's 400 is the one error the page was meant to meet.
-    const unexpected = problems.errors.filter((e) => !/\/api\/v1\/radio\/pair|status of 400/.test(e));
-    assert.deepEqual(unexpected, []);
+    // Arm needs a second press (the house's confirm button); then Stop is the way out.
+    const arm = page.locator('.radio-session button', { hasText: /^(Arm|Start)$/ });
+    await arm.click();
+    await page.locator('.radio-session button[data-armed]').click();
+    await page.locator('[data-screen-state]', { hasText: /armed|active/ }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).isEnabled(), true);
+    await screenshot(page, 'radio-session-armed-800x480');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.locator('.radio-session button[data-armed]').click();
+    await page.locator('[data-screen-state]', { hasText: 'released' }).waitFor();
+    await page.locator('[data-outcome="session"].ok', { hasText: 'stopped' }).waitFor();
+
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.locator('[data-screen-state]', { hasText: 'idle' }).waitFor();
+    assert.equal((await f.s.get('/api/v1/radio/session')).body.session.selected_sat_id, null);
+
+    assert.deepEqual(unexpected(problems.errors), []);
     await context.close();
   });
 
   for (const vp of VIEWPORTS) {
     it(`fits ${vp.name} with the rig connected`, async () => {
       const { context, page, problems } = await openPage(browser, vp);
-      await page.clock.install({ time: Date.parse(NOW) });
       await page.goto(f.s.base + '/radio', { waitUntil: 'networkidle' });
-      await page.locator('[data-vfo="A"]').waitFor();
-      await screenshot(page, `radio-rig-${vp.name}`);
+      await page.locator('[data-vfo="A"] strong', { hasText: /\d/ }).waitFor();
+      await screenshot(page, `radio-rig-${vp.name}`); // radio-<size> is the pages smoke test's
       assert.ok((await horizontalOverflow(page)) <= 0, `wider than ${vp.name}`);
+      // Touch: every enabled control is at least 44 px high.
+      const small = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('main button, main select, main input:not([type=checkbox]), main summary'))
+          .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 43.5)
+          .map((el) => el.outerHTML.slice(0, 60)),
+      );
+      assert.deepEqual(small, [], 'touch targets under 44 px');
+      // Glanceable: the VFO frequencies are at least 18 px even on the small screen.
+      const px = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('[data-vfo="A"] strong')!).fontSize));
+      assert.ok(px >= 18, `VFO frequency ${px} px`);
       assert.deepEqual(problems.errors, []);
       await context.close();
     });
   }
+});
+
+describe('/radio page with a simulated IC-9700 (not validated)', { skip }, () => {
+  let f: Rig;
+  let browser: Browser;
+  before(async () => {
+    [f, browser] = await Promise.all([rig('IC-9700'), launch()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await f?.stop();
+  });
+
+  it('says plainly that the rig is not validated, and shows a rig error', async () => {
+    const { context, page, problems } = await openPage(browser, VIEWPORTS[0]);
+    await page.goto(f.s.base + '/radio', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.locator('[data-unvalidated-banner]').waitFor();
+    assert.match(await text(page, '[data-unvalidated-banner]'), /IC-9700: NOT VALIDATED/);
+    assert.match(await text(page, '[data-unvalidated]'), /not validated/);
+    await screenshot(page, 'radio-unvalidated-480x320');
+
+    // The cable is pulled: the rig stops answering and the page says so at the top.
+    f.sim.faults.noReplyAtAll = true;
+    await page.getByRole('button', { name: 'Read rig now' }).click();
+    await page.locator('[data-last-error]').waitFor();
+    await page.locator('[data-outcome="poll"].bad').waitFor();
+    await page.evaluate(() => scrollTo(0, 0));
+    await screenshot(page, 'radio-error-480x320');
+    assert.ok((await horizontalOverflow(page)) <= 0);
+    assert.deepEqual(
+      problems.errors.filter((e) => !/HTTP 504: POST .*\/api\/v1\/radio\/poll|status of 504/.test(e)),
+      [],
+    );
+    await context.close();
+  });
 });

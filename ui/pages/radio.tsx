@@ -1,50 +1,74 @@
 import { Shell } from '../components/Shell';
-import { StaleBanner } from '../components/StaleBanner';
+import { StaleBanner, Waiting } from '../components/StaleBanner';
 import { StatusBadge } from '../components/StatusBadge';
 import { mount } from '../components/mount';
 import { useNow } from '../components/useNow';
 import { usePoll } from '../components/usePoll';
-import { UTC } from '../lib/time';
-import { useRadio } from '../components/radio/useRadio';
-import { ConnectionPanel } from '../components/radio/ConnectionPanel';
+import type { Zone } from '../lib/time';
+import { useRadio, words } from '../components/radio/useRadio';
 import { ReadbackPanel } from '../components/radio/ReadbackPanel';
-import { WritePanel } from '../components/radio/WritePanel';
+import { SessionPanel } from '../components/radio/SessionPanel';
 import { TrackPanel } from '../components/radio/TrackPanel';
-import { SessionPanel, type UpcomingPass } from '../components/radio/SessionPanel';
+import { WritePanel } from '../components/radio/WritePanel';
+import { ConnectionPanel } from '../components/radio/ConnectionPanel';
+import type { UpcomingPass } from '../components/radio/PassList';
 import './radio.css';
 
-// The rig: connection, live readback, direct writes, apply/auto-track for a satellite, and the
-// pass-pinned session. Everything comes from /api/v1/radio/state (polled) and its POST routes.
+// The rig: what it reads back, the pass-pinned session, apply/auto-track for a satellite,
+// direct writes, the connection. Everything comes from /api/v1/radio/state (read every 1.5 s
+// while the page is visible) and its POST routes; upcoming passes with frequency guidance
+// feed the session and satellite pickers.
+
+/** Passes to pick a session or a satellite from: the next hours, with guidance, worth working. */
+const PASSES_URL = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true&limit=300';
 
 function Page() {
   const r = useRadio();
   const now = useNow();
-  const passes = usePoll<{ items: Array<UpcomingPass & { frequencyRecommendation: unknown }> }>('/api/v1/passes?hours=24&include_all_sats=true&limit=40', 60_000);
+  const passes = usePoll<{ items: UpcomingPass[] }>(PASSES_URL, 120_000);
+  const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
+  const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
   const guided = (passes.data?.items ?? []).filter((p) => p.frequencyRecommendation);
   const s = r.state;
   const rt = s?.runtime;
+  if (!s || !rt) {
+    return (
+      <Shell title="Radio">
+        <Waiting class="radio-wait" poll={r.poll} now={now} />
+      </Shell>
+    );
+  }
+  const session = s.session;
   return (
     <Shell
       title="Radio"
       status={
-        rt && (
-          <div class="row">
-            <StatusBadge tone={rt.last_error ? 'bad' : rt.connected ? 'ok' : 'idle'}>{rt.connected ? 'connected' : 'not connected'}</StatusBadge>
-            <StatusBadge tone={rt.control_mode === 'idle' ? 'idle' : 'warn'}>{rt.control_mode.replace(/_/g, ' ')}</StatusBadge>
-          </div>
-        )
+        <div class="row">
+          <StatusBadge tone={rt.last_error ? 'bad' : rt.connected ? 'ok' : 'idle'}>
+            <span data-connection>{rt.connected ? 'connected' : 'not connected'}</span>
+          </StatusBadge>
+          <StatusBadge tone={rt.control_mode === 'idle' ? 'idle' : 'warn'}>{words(rt.control_mode)}</StatusBadge>
+        </div>
       }
     >
       <StaleBanner receivedAt={r.poll.receivedAt} offline={r.poll.offline} error={r.poll.error} now={now} />
-      {s && (
-        <div class="grid">
-          <ConnectionPanel r={r} />
-          <ReadbackPanel r={r} now={now} />
-          <SessionPanel r={r} passes={guided} now={now} zone={UTC} />
-          <TrackPanel r={r} passes={guided} />
-          <WritePanel r={r} />
+      {rt.last_error && (
+        <div class="banner bad radio-error" role="alert" data-last-error>
+          Rig error: {rt.last_error}
         </div>
       )}
+      {s.runtime.capabilities && !s.runtime.capabilities.validated && (
+        <div class="banner warn" role="status" data-unvalidated-banner>
+          {s.runtime.capabilities.radio}: NOT VALIDATED on a real radio. Watch the rig.
+        </div>
+      )}
+      <div class="grid radio-grid" data-session-screen={session.screen_state}>
+        <ReadbackPanel r={r} now={now} />
+        <SessionPanel r={r} passes={guided} now={now} zone={zone} />
+        <TrackPanel r={r} passes={guided} now={now} />
+        <WritePanel r={r} />
+        <ConnectionPanel r={r} />
+      </div>
     </Shell>
   );
 }

@@ -6,6 +6,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { CatalogSection, SnapshotsSection } from '../components/settings/CatalogSection';
 import { LocationSection } from '../components/settings/LocationSection';
 import { PassFilterSection } from '../components/settings/PassFilterSection';
+import { RadioSection } from '../components/settings/RadioSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
@@ -33,18 +34,6 @@ const GPS_FIELDS: FieldSpec[] = [
   { name: 'baud_rate' },
   { name: 'bluetooth_address', help: 'AA:BB:CC:DD:EE:FF (bluetooth mode).' },
   { name: 'bluetooth_channel', label: 'Bluetooth RFCOMM channel' },
-];
-const RADIO_FIELDS: FieldSpec[] = [
-  { name: 'enabled', label: 'Radio control', help: 'Off: the appliance never opens the rig.' },
-  { name: 'rig_model', label: 'Rig', help: 'rigA: Icom IC-705 (validated). rigB: Icom IC-9700 (not validated on a radio).' },
-  { name: 'serial_device', help: 'The rig\'s CI-V USB port, e.g. /dev/ttyACM0 or a stable /dev/serial/by-id/... name.' },
-  { name: 'baud_rate', help: 'The rig\'s CI-V USB baud rate (its menu).' },
-  { name: 'civ_address', label: 'CI-V address', help: '0xA4 for the IC-705, 0xA2 for the IC-9700 (factory).' },
-  { name: 'poll_interval_ms', label: 'Poll interval (ms)' },
-  { name: 'auto_track_interval_ms', label: 'Auto-track interval (ms)' },
-  { name: 'auto_connect', help: 'Connect at boot, and keep trying if the rig is not there yet.' },
-  { name: 'default_apply_mode_and_tone', label: 'Apply mode and tone', help: 'Set modes and the CTCSS tone when applying a satellite.' },
-  { name: 'safe_tx_guard_enabled', label: 'Safe transmit guard', help: 'Never set a transmit frequency outside 144–148 / 420–450 MHz.' },
 ];
 const DEV_FIELDS: FieldSpec[] = [
   { name: 'enabled', label: 'Enabled', help: 'Nothing below applies unless this is on.' },
@@ -125,7 +114,7 @@ function Page() {
           <ResourceForm path="/api/v1/settings/gps" title="Connection" fields={GPS_FIELDS} />
         </Section>
         <Section id="radio" title="Radio (CI-V)">
-          <ResourceForm path="/api/v1/settings/radio" title="Rig" fields={RADIO_FIELDS} />
+          <RadioSection />
         </Section>
         <Section id="catalog" title="Catalog">
           <CatalogSection zone={zone} now={now} onRefreshed={() => setRefreshes((n) => n + 1)} />

@@ -1,55 +1,68 @@
+import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
-import { OutcomeLine, type Radio } from './useRadio';
+import type { Radio } from './useRadio';
 
-/** Connection: the configured rig and device, connect/disconnect, and the ports this machine sees. */
+const RIG_NAMES: Record<string, string> = { rigA: 'Icom IC-705', rigB: 'Icom IC-9700' };
+
+interface Port {
+  device: string;
+  description: string;
+  hwid: string;
+}
+
+/**
+ * The configured rig and device, whether this rig's control is validated on a real radio,
+ * and the serial ports this machine sees (the configured one marked).
+ */
 export function ConnectionPanel({ r }: { r: Radio }) {
-  const ports = usePoll<{ items: Array<{ device: string; description: string; hwid: string }> }>('/api/v1/radio/ports', 30_000);
+  const ports = usePoll<{ items: Port[] }>('/api/v1/radio/ports', 30_000);
   const s = r.state!;
-  const rt = s.runtime;
-  const caps = rt.capabilities;
+  const caps = s.runtime.capabilities;
+  const device = s.settings.serial_device;
+  const list = ports.data?.items ?? [];
+  const listed = list.some((p) => p.device === device);
   return (
     <section class="panel" aria-labelledby="rc">
       <h2 id="rc">Connection</h2>
-      {rt.last_error && (
-        <p class="banner bad" role="alert" data-last-error>
-          {rt.last_error}
-        </p>
-      )}
       <dl class="kv">
         <dt>Rig</dt>
         <dd>
-          {caps ? caps.radio : s.settings.rig_model} at {s.settings.civ_address}
-          {caps && !caps.validated && <span class="badge warn" title={caps.validation_note}> not validated</span>}
+          {caps?.radio ?? RIG_NAMES[s.settings.rig_model] ?? s.settings.rig_model} <span class="num muted">CI-V {s.settings.civ_address}</span>
         </dd>
         <dt>Device</dt>
-        <dd class="num">{s.settings.serial_device || <span class="bad">none set (Settings → Radio)</span>}</dd>
+        <dd class="num" data-device>
+          {device || <span class="bad">none set</span>}
+        </dd>
         <dt>Speed</dt>
         <dd class="num">{s.settings.baud_rate} baud</dd>
       </dl>
-      {!s.settings.enabled && <p class="warn">Radio control is disabled in Settings → Radio.</p>}
-      <div class="row">
-        {rt.connected ? (
-          <button type="button" disabled={r.busy !== null} onClick={() => r.act('conn', '/disconnect', {}, 'disconnected')}>
-            Disconnect
-          </button>
-        ) : (
-          <button type="button" class="primary" disabled={r.busy !== null} onClick={() => r.act('conn', '/connect', {}, 'connected')}>
-            Connect
-          </button>
-        )}
-      </div>
-      <OutcomeLine o={r.outcome.conn} name="conn" />
+      {caps && !caps.validated && (
+        <p class="warn" data-unvalidated>
+          <StatusBadge tone="warn">not validated</StatusBadge> {caps.radio}: {caps.validation_note}. Check every write on the rig itself.
+        </p>
+      )}
+      {caps?.validated && <p class="muted">{caps.validation_note}</p>}
+      {ports.data && device && !listed && <p class="muted">{device} is not among the ports found (a link or a by-id name may still work).</p>}
       <details>
-        <summary>Serial ports found ({ports.data?.items.length ?? '…'})</summary>
-        {ports.data && ports.data.items.length === 0 && <p class="muted">None listed; control may still work on the configured device.</p>}
+        <summary>
+          Serial ports found <span class="num">({ports.data ? list.length : '…'})</span>
+        </summary>
+        {ports.error && <p class="bad">{ports.error}</p>}
+        {ports.data && list.length === 0 && <p class="muted">None listed; control may still work on the configured device.</p>}
         <ul class="radio-ports">
-          {ports.data?.items.map((p) => (
-            <li key={p.device}>
-              <code>{p.device}</code> <span class="muted">{p.description}</span>
+          {list.map((p) => (
+            <li key={p.device} data-port={p.device}>
+              <code>{p.device}</code>
+              {p.device === device && <strong> (configured)</strong>} <span class="muted">{p.description || p.hwid}</span>
             </li>
           ))}
         </ul>
       </details>
+      <p>
+        <a href="/settings#radio" class="btn">
+          Radio settings
+        </a>
+      </p>
     </section>
   );
 }

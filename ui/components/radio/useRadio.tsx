@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import { errorText, postJson } from '../../lib/api';
+import { ApiError, errorText, postJson } from '../../lib/api';
 import { usePoll } from '../usePoll';
 import type { RadioRuntime } from '../../../src/radio/types';
 import type { SessionView } from '../../../src/radio/session';
 import type { RadioSettings } from '../../../src/radio/settings';
 
-// The radio page's one source of truth: GET /api/v1/radio/state every 1.5 s, and actions that
-// POST, show their outcome and refresh the state at once.
+// The radio page's one source of truth: GET /api/v1/radio/state every 1.5 s (none while the
+// page is hidden), and actions that POST, show their outcome beside their control and read
+// the state again at once.
 
 export type { RadioRuntime } from '../../../src/radio/types';
 export type RadioSession = SessionView;
@@ -20,26 +21,37 @@ export interface RadioState {
 export interface Outcome {
   ok: boolean;
   text: string;
+  /** The API's error code (not_eligible, session_state, rig_timeout…) when it failed. */
+  code?: string;
 }
 
+/** How often the page reads the state: the server polls the rig; this only reads its copy. */
+export const STATE_POLL_MS = 1500;
+
 export function useRadio() {
-  const poll = usePoll<RadioState>('/api/v1/radio/state', 1500);
+  const poll = usePoll<RadioState>('/api/v1/radio/state', STATE_POLL_MS);
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Record<string, Outcome>>({});
-  /** Runs one action (keyed for where its outcome shows); the state is read again afterwards. */
-  const act = async (key: string, path: string, body: unknown = {}, done = 'done') => {
+  const say = (key: string, o: Outcome) => setOutcome((all) => ({ ...all, [key]: o }));
+  /**
+   * Runs one action, keyed by where its outcome shows; `done` words the success from the
+   * answer. One action at a time: every action button is disabled while one runs.
+   */
+  const act = async <T = unknown,>(key: string, path: string, body: unknown, done: string | ((answer: T) => string)): Promise<T | null> => {
     setBusy(key);
     try {
-      await postJson(`/api/v1/radio${path}`, body);
-      setOutcome((o) => ({ ...o, [key]: { ok: true, text: done } }));
+      const answer = await postJson<T>(`/api/v1/radio${path}`, body);
+      say(key, { ok: true, text: typeof done === 'string' ? done : done(answer) });
+      return answer;
     } catch (e) {
-      setOutcome((o) => ({ ...o, [key]: { ok: false, text: errorText(e) } }));
+      say(key, { ok: false, text: errorText(e), code: e instanceof ApiError ? e.code : undefined });
+      return null;
     } finally {
       setBusy(null);
       poll.refresh();
     }
   };
-  return { poll, state: poll.data, busy, outcome, act };
+  return { poll, state: poll.data, busy, outcome, act, say };
 }
 
 export type Radio = ReturnType<typeof useRadio>;
@@ -48,21 +60,27 @@ export type Radio = ReturnType<typeof useRadio>;
 export function OutcomeLine(props: { o?: Outcome; name: string }) {
   if (!props.o) return null;
   return (
-    <p class={props.o.ok ? 'ok' : 'bad'} role={props.o.ok ? 'status' : 'alert'} data-outcome={props.name}>
+    <p class={`outcome ${props.o.ok ? 'ok' : 'bad'}`} role={props.o.ok ? 'status' : 'alert'} data-outcome={props.name} data-code={props.o.code}>
+      {props.o.ok ? '✓ ' : '✗ '}
       {props.o.text}
     </p>
   );
 }
 
-/** "435.800 000" style: MHz with the kHz and Hz groups a ham reads off a rig. */
+/** "435.800 000" style: MHz with the Hz group a ham reads off a rig's display. */
 export function rigMhz(hz: number | null | undefined): string {
   if (hz == null) return '—';
   const s = (hz / 1e6).toFixed(6);
   return `${s.slice(0, -3)} ${s.slice(-3)}`;
 }
 
-/** MHz text from a form to whole Hz, or null when it is not a number. */
+/** MHz text from a form to whole Hz, or null when it is not a positive number. */
 export function mhzToHz(text: string): number | null {
-  const v = Number(text.trim().replace(',', '.'));
+  const t = text.trim().replace(',', '.');
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(t)) return null;
+  const v = Number(t);
   return Number.isFinite(v) && v > 0 ? Math.round(v * 1e6) : null;
 }
+
+/** "manual applied" from "manual_applied". */
+export const words = (s: string): string => s.replace(/_/g, ' ');
