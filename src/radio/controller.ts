@@ -27,11 +27,13 @@ export interface ControllerDeps {
   serial: SerialDriver;
   settings: () => RadioSettings;
   timeouts?: CivTimeouts;
-  /** Runs after every runtime change the UI should see (the service clears nothing: the lite cache keys do). */
-  onChange?: () => void;
   /** The rig went away (unplug): auto-track rewrites the whole pair once it is back. */
   onDown?: () => void;
 }
+
+/** A pair receives on VFO A and transmits on VFO B on both rigs (rigA: split; rigB: MAIN/SUB). */
+const RX_VFO: Vfo = 'A';
+const TX_VFO: Vfo = 'B';
 
 /** A receive-frequency observation (readback or transceive broadcast), for knob-follow. */
 export type RxObserver = (rx_hz: number, source: 'poll' | 'broadcast') => void;
@@ -70,7 +72,6 @@ export class RadioController {
   /** The runtime a caller may hold on to (auto-track status is patched in by its owner). */
   patch(p: Partial<RadioRuntime>): void {
     this.rt = { ...this.rt, ...p };
-    this.d.onChange?.();
   }
 
   fail(kind: 'link' | 'op', message: string): void {
@@ -169,28 +170,16 @@ export class RadioController {
       this.errorKind = null;
       this.patch({ last_error: null });
     }
-    const rxVfo = this.rxVfo(rig);
-    const rx = rxVfo === 'A' ? r.a_freq_hz : r.b_freq_hz;
-    if (rx !== null) for (const fn of this.rxObservers) fn(rx, 'poll');
+    if (r.a_freq_hz !== null) for (const fn of this.rxObservers) fn(r.a_freq_hz, 'poll');
     return r;
   }
 
   private onBroadcast(rig: RigDriver, f: CivFrame): void {
-    if (f.cmd !== 0x00 || rig.broadcastVfo() !== this.rxVfo(rig)) return;
+    if (f.cmd !== 0x00 || rig.broadcastVfo() !== RX_VFO) return;
     const hz = decode.freq(f);
     if (hz === null) return;
-    const key = this.rxVfo(rig) === 'A' ? 'vfo_a_freq_hz' : 'vfo_b_freq_hz';
-    this.patch({ targets: { ...this.rt.targets, [key]: hz } });
+    this.patch({ targets: { ...this.rt.targets, vfo_a_freq_hz: hz } });
     for (const fn of this.rxObservers) fn(hz, 'broadcast');
-  }
-
-  /** The receive leg of a pair is VFO A on both rigs (rigA: selected VFO A; rigB: MAIN band). */
-  rxVfo(_rig: RigDriver | null = this.rig): Vfo {
-    return 'A';
-  }
-
-  txVfo(_rig: RigDriver | null = this.rig): Vfo {
-    return 'B';
   }
 
   // --- writes -------------------------------------------------------------------------------
@@ -218,7 +207,7 @@ export class RadioController {
   /** Direct VFO write, not pass-aware; the transmit VFO is still held to the bands by the guard. */
   async writeFrequency(vfo: Vfo, hz: number): Promise<void> {
     const rig = this.requireRig();
-    if (vfo === this.txVfo(rig)) this.guardTx(hz, `VFO ${vfo} is the transmit VFO`);
+    if (vfo === TX_VFO) this.guardTx(hz, `VFO ${vfo} is the transmit VFO`);
     await this.operate(`write VFO ${vfo}`, (r) => r.writeVfo(vfo, hz));
     const key = vfo === 'A' ? 'vfo_a_freq_hz' : 'vfo_b_freq_hz';
     this.patch({ targets: { ...this.rt.targets, [key]: hz }, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
@@ -232,14 +221,8 @@ export class RadioController {
       if (o.satellite) await rig.prepareSatellite();
       if (o.tone_hz !== undefined && pair.tx_hz !== null) await rig.setTone(o.tone_hz);
     });
-    const rx = this.rxVfo();
-    const t = { ...this.rt.targets };
-    if (rx === 'A') Object.assign(t, { vfo_a_freq_hz: pair.rx_hz, vfo_a_mode: pair.rx_mode ?? t.vfo_a_mode });
-    else Object.assign(t, { vfo_b_freq_hz: pair.rx_hz, vfo_b_mode: pair.rx_mode ?? t.vfo_b_mode });
-    if (pair.tx_hz !== null) {
-      if (rx === 'A') Object.assign(t, { vfo_b_freq_hz: pair.tx_hz, vfo_b_mode: pair.tx_mode ?? t.vfo_b_mode });
-      else Object.assign(t, { vfo_a_freq_hz: pair.tx_hz, vfo_a_mode: pair.tx_mode ?? t.vfo_a_mode });
-    }
+    const t = { ...this.rt.targets, vfo_a_freq_hz: pair.rx_hz, vfo_a_mode: pair.rx_mode ?? this.rt.targets.vfo_a_mode };
+    if (pair.tx_hz !== null) Object.assign(t, { vfo_b_freq_hz: pair.tx_hz, vfo_b_mode: pair.tx_mode ?? t.vfo_b_mode });
     this.patch({ targets: t });
   }
 

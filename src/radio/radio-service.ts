@@ -86,8 +86,9 @@ export class RadioService implements RadioStatusSource {
     this.unsubscribe = this.d.store.onChange((next) => {
       const relink = next.serial_device !== prev.serial_device || next.baud_rate !== prev.baud_rate || next.civ_address !== prev.civ_address || next.rig_model !== prev.rig_model;
       prev = next;
-      if (relink && this.controller.rig) void this.reconnect();
-      if (!next.enabled && this.controller.rig) void this.disconnect();
+      if (!this.controller.rig) this.controller.patch({ capabilities: this.controller.capabilities() }); // the model shown follows the setting
+      else if (!next.enabled) void this.disconnect();
+      else if (relink) void this.reconnect();
     });
     await this.controller.start();
   }

@@ -252,6 +252,13 @@ describe('radio settings', () => {
     assert.equal(gps.status, 200, 'the GPS device rule is the same rule');
   });
 
+  it('the capabilities shown follow the rig model setting while disconnected', async () => {
+    await f.s.post('/api/v1/settings/radio', { rig_model: 'rigB' });
+    assert.equal((await f.s.get('/api/v1/radio/state')).body.runtime.capabilities.validated, false);
+    await f.s.post('/api/v1/settings/radio', { rig_model: 'rigA' });
+    assert.equal((await f.s.get('/api/v1/radio/state')).body.runtime.capabilities.model, 'rigA');
+  });
+
   it('connect refuses while radio control is disabled', async () => {
     await f.s.post('/api/v1/settings/radio', { enabled: false, serial_device: f.pty.ctlPath });
     const r = await f.s.post('/api/v1/radio/connect');
