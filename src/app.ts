@@ -14,7 +14,8 @@ import { liteReply } from './http/routes/lite.js';
 import { RadioService } from './radio/radio-service.js';
 import { nodeSerialDriver, type SerialDriver } from './radio/link/serial-driver.js';
 import type { CivTimeouts } from './radio/civ-bus.js';
-import { defaultAprsStatus } from './aprs/types.js';
+import { AprsService, type AprsServiceDeps } from './aprs/aprs-service.js';
+import { DeviceClaims } from './util/device-claims.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   civTimeouts?: CivTimeouts;
   /** Tests: every JSON answer is checked against its route's documented response schema. */
   checkResponses?: boolean;
+  /** APRS transport seams at the process edge (timings, the APRS-IS socket). */
+  aprsTransport?: AprsServiceDeps['transport'];
 }
 
 /** Composition root: config → stores → drivers → services → http. stop() runs in reverse. */
@@ -84,8 +87,10 @@ export class App {
       aprsStatus: () => this.services.aprsStatus,
     });
     const lite = new LiteService(station, liteReply);
+    const claims = new DeviceClaims();
     const radio = new RadioService({
       clock,
+      claims,
       serial: opts.serial ?? nodeSerialDriver,
       store: stores.radio,
       guidance,
@@ -94,6 +99,21 @@ export class App {
       timeouts: opts.civTimeouts,
     });
     this.parts.push(radio);
+    const aprs = new AprsService({
+      clock,
+      store: stores.aprs,
+      dataDir: config.dataDir,
+      catalog,
+      orbit,
+      guidance,
+      location,
+      network,
+      radio,
+      claims,
+      version: VERSION,
+      transport: opts.aprsTransport,
+    });
+    this.parts.push(aprs);
     this.services = {
       version: VERSION,
       config,
@@ -112,7 +132,8 @@ export class App {
       lite,
       radio,
       radioStatus: radio,
-      aprsStatus: defaultAprsStatus,
+      aprs,
+      aprsStatus: aprs,
     };
     // No lite invalidation on location change: the cache key carries the rounded location, and the
     // spec lists exactly which routes clear the cache (POST /location among them).

@@ -15,6 +15,7 @@ import type { RawReply } from './http/route.js';
 import type { RadioStatusSource } from './radio/types.js';
 import type { RadioService } from './radio/radio-service.js';
 import type { AprsStatusSource } from './aprs/types.js';
+import type { AprsService } from './aprs/aprs-service.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
 // import it without importing app.ts (which imports the routes).
@@ -57,6 +58,8 @@ export interface Services {
   radio: RadioService;
   /** Radio runtime/session for system state and the lite snapshot (the radio service). */
   radioStatus: RadioStatusSource;
-  /** APRS runtime/preview target for system state; the APRS service replaces the resting default. */
+  /** The APRS station: targets and transmit gate, transport, sends, receive log, digipeater, iGate. */
+  aprs: AprsService;
+  /** APRS runtime/preview target for system state and the lite snapshot (the APRS service). */
   aprsStatus: AprsStatusSource;
 }

@@ -18,6 +18,13 @@ const satId = () => v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'mus
 
 export const OPERATING_MODES = ['terrestrial', 'satellite'] as const;
 export const APRS_TRANSPORTS = ['usb', 'wifi'] as const;
+/**
+ * How the TNC keys the transmitter (USB transport). `cat`: through the rig library model
+ * (`rig_lib_model_id`) on `serial_device`; `rts`/`dtr`: that line of `ptt_device` (the IC-705's
+ * second USB port, "USB (B) RTS" keying); `cm108`: a CM108 sound card GPIO (`ptt_device` a
+ * hidraw node, empty = the TNC's own search); `vox`: no PTT line, the rig's data VOX keys.
+ */
+export const PTT_METHODS = ['cat', 'rts', 'dtr', 'cm108', 'vox'] as const;
 
 export const DigipeaterSchema = v.object({
   enabled: v.boolean(),
@@ -53,6 +60,8 @@ export const AprsSettingsSchema = v.object({
   serial_device: serialDevice(),
   baud_rate: baudRate(SERIAL_BAUD_RATES),
   civ_address: civAddress(),
+  ptt_method: v.picklist(PTT_METHODS),
+  ptt_device: v.pipe(v.string(), v.maxLength(128), v.regex(/^(|\/dev\/[\w./:+-]+)$/, 'must be empty or a /dev path')),
   audio_input_device: text(128),
   audio_output_device: text(128),
   kiss_host: host(),
@@ -73,7 +82,8 @@ export const AprsSettingsSchema = v.object({
   igate: IgateSchema,
   selected_satellite_id: v.nullable(satId()),
   selected_channel_id: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
-  terrestrial_manual_frequency_hz: int(1_800_000, 1_300_000_000),
+  /** null: the regional APRS frequency for the station's location. */
+  terrestrial_manual_frequency_hz: v.nullable(int(1_800_000, 1_300_000_000)),
   igate_auto_enable_with_internet: v.boolean(),
   // Wi-Fi transport (one rig model): the rig's LAN session.
   wifi_host: host(),
@@ -84,7 +94,7 @@ export const AprsSettingsSchema = v.object({
 export type AprsSettings = v.InferOutput<typeof AprsSettingsSchema>;
 
 // Defaults are safe for an unconfigured station: no callsign (identity invalid), listen only,
-// IARU Region 1 APRS frequency (the default location is Greenwich), Dire Wolf's KISS port.
+// the regional APRS frequency for the location, our own Dire Wolf sidecar.
 export const defaultAprsSettings = (): AprsSettings => ({
   callsign: '',
   ssid: 0,
@@ -96,13 +106,18 @@ export const defaultAprsSettings = (): AprsSettings => ({
   serial_device: '',
   baud_rate: 19200,
   civ_address: '0xA4',
+  ptt_method: 'cat',
+  ptt_device: '',
   audio_input_device: '',
   audio_output_device: '',
-  kiss_host: '127.0.0.1',
+  // Empty: run our own Dire Wolf sidecar (KISS on a pseudo-terminal, no network port). A host:
+  // use the operator's own KISS TNC there instead, and start no sidecar.
+  kiss_host: '',
   kiss_port: 8001,
   tnc_binary: 'direwolf',
   terrestrial_path: 'WIDE1-1,WIDE2-1',
-  satellite_path: 'ARISS',
+  // Empty: the selected channel's own default path (ARISS for the ISS).
+  satellite_path: '',
   terrestrial_beacon_comment: '',
   satellite_beacon_comment: '',
   position_fudge_lat_deg: 0,
@@ -125,7 +140,7 @@ export const defaultAprsSettings = (): AprsSettings => ({
   },
   selected_satellite_id: null,
   selected_channel_id: null,
-  terrestrial_manual_frequency_hz: 144_800_000,
+  terrestrial_manual_frequency_hz: null,
   igate_auto_enable_with_internet: false,
   wifi_host: '',
   wifi_username: '',

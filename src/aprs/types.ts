@@ -1,81 +1,11 @@
 import type { AprsSettings } from './settings.js';
+import type { AprsRuntime, AprsTarget } from './schemas.js';
 
 // APRS runtime and target as system state and the lite snapshot show them (spec part 2).
 // Until the APRS station service lands, `defaultAprsStatus` answers with the resting state:
 // nothing started, transmit blocked. The APRS service replaces services.aprsStatus.
 
-export interface AprsTarget {
-  operating_mode: AprsSettings['operating_mode'];
-  label: string;
-  sat_id: string | null;
-  sat_name: string | null;
-  channel_id: string | null;
-  channel_label: string | null;
-  frequency_hz: number | null;
-  uplink_hz: number | null;
-  downlink_hz: number | null;
-  path_default: string;
-  region_label: string | null;
-  guidance: unknown;
-  requires_pass: boolean;
-  pass_active: boolean;
-  pass_aos: string | null;
-  pass_los: string | null;
-  corrected_frequency_hz: number | null;
-  corrected_uplink_hz: number | null;
-  corrected_downlink_hz: number | null;
-  correction_side: string | null;
-  active_phase: string | null;
-  retune_active: boolean;
-  can_transmit: boolean;
-  tx_block_reason: string | null;
-  reason: string | null;
-}
-
-export interface AprsRuntime {
-  connected: boolean;
-  session_active: boolean;
-  sidecar_running: boolean;
-  kiss_connected: boolean;
-  audio_rx_active: boolean;
-  audio_tx_active: boolean;
-  transport_mode: AprsSettings['transport_mode'];
-  control_endpoint: string;
-  modem_state: string;
-  capabilities: string[];
-  owned_resource: string | null;
-  last_error: string | null;
-  last_started_at: string | null;
-  last_packet_at: string | null;
-  last_tx_at: string | null;
-  last_tx_packet_type: string | null;
-  last_tx_text: string | null;
-  last_tx_raw_tnc2: string | null;
-  packets_rx: number;
-  packets_tx: number;
-  packets_digipeated: number;
-  packets_igated: number;
-  packets_dropped_policy: number;
-  packets_dropped_duplicate: number;
-  heard_count: number;
-  digipeater_requested: boolean;
-  digipeater_active: boolean;
-  digipeater_reason: string | null;
-  igate_requested: boolean;
-  igate_active: boolean;
-  igate_auto_enabled: boolean;
-  igate_status: string;
-  igate_connected: boolean;
-  igate_reason: string | null;
-  igate_server: string | null;
-  igate_last_connect_at: string | null;
-  igate_last_error: string | null;
-  target: AprsTarget | null;
-  recent_packets: unknown[];
-  heard_stations: unknown[];
-  sidecar_command: string[];
-  output_tail: string[];
-}
+export type { AprsRuntime, AprsTarget } from './schemas.js';
 
 /** What the station reads from the APRS side; the APRS service implements it. */
 export interface AprsStatusSource {
@@ -125,7 +55,7 @@ export function defaultAprsRuntime(s: AprsSettings): AprsRuntime {
     audio_rx_active: false,
     audio_tx_active: false,
     transport_mode: s.transport_mode,
-    control_endpoint: s.transport_mode === 'wifi' ? `${s.wifi_host}:${s.wifi_control_port}` : `${s.kiss_host}:${s.kiss_port}`,
+    control_endpoint: s.transport_mode === 'wifi' ? `${s.wifi_host}:${s.wifi_control_port}` : s.kiss_host ? `${s.kiss_host}:${s.kiss_port}` : `${s.tnc_binary} (KISS on a pseudo-terminal)`,
     modem_state: 'stopped',
     capabilities: [],
     owned_resource: null,
@@ -160,6 +90,9 @@ export function defaultAprsRuntime(s: AprsSettings): AprsRuntime {
     heard_stations: [],
     sidecar_command: [],
     output_tail: [],
+    emergency_stopped: false,
+    next_tx_allowed_at: null,
+    dropped_by_reason: {},
   };
 }
 

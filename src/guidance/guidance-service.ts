@@ -95,6 +95,16 @@ export class GuidanceService {
   }
 
   /**
+   * The same model for a profile that is not in the profile file (an APRS channel is one fixed
+   * pair): same pass phases, same per-pass range rates, same correction and quantizing rules.
+   */
+  recommendFor(profile: FrequencyProfile, now_ms: number, pass: PassEvent | null): FrequencyRecommendation | null {
+    if (!this.deps.catalog.current().byId.has(profile.sat_id)) return null;
+    const { at, rates } = this.situation(profile.sat_id, now_ms, pass);
+    return buildGuidance(profile, at, rates).frequencyRecommendation;
+  }
+
+  /**
    * What /passes items, /system/state and the lite snapshot embed for one satellite and pass
    * (pass undefined: the current or next pass; null: none). Satellites without a profile cost a map lookup.
    */

@@ -8,7 +8,7 @@ import type { RadioSettings } from './settings.js';
 import type { SerialDriver } from './link/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
 import type { CivFrame } from './civ/frame.js';
-import { decode } from './civ/commands.js';
+import { cmd, decode } from './civ/commands.js';
 import { rigBandOf } from '../guidance/eligibility.js';
 import { iso, type Clock, type Timer } from '../util/clock.js';
 import { OneAtATime } from '../util/queue.js';
@@ -224,6 +224,22 @@ export class RadioController {
     const t = { ...this.rt.targets, vfo_a_freq_hz: pair.rx_hz, vfo_a_mode: pair.rx_mode ?? this.rt.targets.vfo_a_mode };
     if (pair.tx_hz !== null) Object.assign(t, { vfo_b_freq_hz: pair.tx_hz, vfo_b_mode: pair.tx_mode ?? t.vfo_b_mode });
     this.patch({ targets: t });
+  }
+
+  /**
+   * PTT off over CI-V, straight on the bus (not behind a queued operation): the emergency stop
+   * must not wait for a tracking step. False when no rig is connected or it did not confirm.
+   */
+  async pttOff(): Promise<boolean> {
+    const rig = this.rig;
+    if (!rig) return false;
+    try {
+      await rig.bus.request(cmd.setTransmit(false));
+      return true;
+    } catch (err) {
+      this.fail('op', `PTT off over CI-V failed: ${errorMessage(err)}`);
+      return false;
+    }
   }
 
   /** safe_tx_guard_enabled: a transmit frequency outside the eligibility bands is refused. */

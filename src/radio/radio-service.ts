@@ -12,6 +12,7 @@ import type { GuidanceService } from '../guidance/guidance-service.js';
 import type { FrequencyRecommendation } from '../guidance/schemas.js';
 import type { PassEvent } from '../orbit/types.js';
 import { AppError, badRequest } from '../util/errors.js';
+import type { DeviceClaims } from '../util/device-claims.js';
 import { iso, type Clock } from '../util/clock.js';
 import type { JsonStore } from '../store/json-store.js';
 import type { RadioSettingsSchema } from './settings.js';
@@ -28,6 +29,8 @@ export interface RadioServiceDeps {
   rangeRate(sat_id: string, at_ms: number): number | null;
   satName(sat_id: string): string | null;
   timeouts?: CivTimeouts;
+  /** Serial devices shared with the APRS TNC's PTT: one owner each. */
+  claims?: DeviceClaims;
 }
 
 export interface ManualPair {
@@ -45,6 +48,8 @@ export interface ApplyRequest {
   location_source?: string;
   apply_mode_and_tone?: boolean;
 }
+
+const CLAIM = 'the radio controller (CI-V)';
 
 export class RadioService implements RadioStatusSource {
   readonly name = 'radio';
@@ -111,12 +116,20 @@ export class RadioService implements RadioStatusSource {
 
   async connect(): Promise<void> {
     if (!this.settings().enabled) throw new AppError(409, 'radio_disabled', 'radio control is disabled: set enabled true in the radio settings first');
+    this.d.claims?.release(CLAIM);
+    this.d.claims?.claim(this.settings().serial_device, CLAIM);
     await this.controller.connect();
   }
 
   async disconnect(): Promise<void> {
     this.tracker.stop();
     await this.controller.disconnect();
+    this.d.claims?.release(CLAIM);
+  }
+
+  /** Drops the transmitter's PTT over CI-V at once (APRS emergency stop); false when no rig answers. */
+  async pttOff(): Promise<boolean> {
+    return this.controller.pttOff();
   }
 
   /** A poll succeeds when usable state came back; nothing back is a 504 (last good targets kept). */

@@ -69,6 +69,8 @@ export interface RigSimState {
   transceive: boolean;
   /** USB CI-V echo back: every byte received is written back before the reply. */
   echo: boolean;
+  /** Transmitting (1C 00 01 keys, 1C 00 00 unkeys; the operator's PTT via keyUp()). */
+  transmitting: boolean;
 }
 
 export interface RigSimFaults {
@@ -195,6 +197,7 @@ function initialState(kind: RigKind, echo: boolean, transceive: boolean): RigSim
       : { vfoA: newVfo(435_000_000, 'FM'), vfoB: newVfo(435_000_000, 'FM'), selected: 'A' as const, squelch: 128 },
     transceive,
     echo,
+    transmitting: false,
   } as Omit<RigSimState, 'vfoA' | 'vfoB' | 'selected' | 'squelch'>;
   const cur = () => (s.band === 'MAIN' ? s.main : s.sub);
   // The flat names are views onto the bands, so a test can read and set either.
@@ -509,6 +512,13 @@ export class CivRigSim {
         const tenths = d.length === 4 ? readBcdBE(d.slice(1)) : null;
         if (tenths === null || !CTCSS_TENTHS.includes(tenths)) return null;
         return { set: () => (tone[key] = tenths / 10) };
+      }
+      case 0x1c: {
+        // 1C 00 [00|01]: transmit state (read with no data byte).
+        if (d[0] !== 0x00) return null;
+        if (d.length === 1) return { read: [0x1c, 0x00, s.transmitting ? 0x01 : 0x00] };
+        const on = d.length === 2 ? onOff(d[1]) : null;
+        return on === null ? null : { set: () => (s.transmitting = on) };
       }
       case 0x25: {
         if (s.satMode) return null; // the IC-9700 cannot do 0x25/0x26 in satellite mode

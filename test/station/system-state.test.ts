@@ -43,7 +43,7 @@ describe('GET /api/v1/system/state', () => {
     assert.equal(b.aprsSettings.ssid, 0);
     assert.equal(b.aprsRuntime.connected, false);
     assert.equal(b.aprsPreviewTarget.can_transmit, false);
-    assert.match(b.aprsPreviewTarget.tx_block_reason, /not running/);
+    assert.match(b.aprsPreviewTarget.tx_block_reason, /callsign not valid: no callsign set/);
     assert.deepEqual({ valid: b.stationIdentity.valid, callsign: b.stationIdentity.callsign }, { valid: false, callsign: '' });
     for (const body of [b.bodies.sun, b.bodies.moon]) {
       assert.ok(body.az_deg >= 0 && body.az_deg < 360);

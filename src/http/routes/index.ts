@@ -16,6 +16,7 @@ import { trackRoutes } from './track.js';
 import { passesRoutes } from './passes.js';
 import { frequencyGuideRoutes } from './frequency-guides.js';
 import { radioRoutes } from './radio.js';
+import { aprsRoutes } from './aprs.js';
 
 // Route files in the order /docs lists them.
 const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
@@ -33,6 +34,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   passesRoutes,
   frequencyGuideRoutes,
   radioRoutes,
+  aprsRoutes,
 ];
 
 /** Every route of the appliance; a route's file is named after its path area. */

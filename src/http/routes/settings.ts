@@ -54,6 +54,12 @@ export function settingsRoutes(s: Services): RouteDef[] {
       what: 'radio settings (rig model, serial device, CI-V baud and address, timings, guard); a connected rig follows a changed device at once',
       store: s.stores.radio,
     }),
+    ...stateRoutes({
+      path: '/api/v1/settings/aprs',
+      tag: 'settings',
+      what: 'APRS settings (callsign, mode, transport, PTT, paths, comments, log, digipeater, iGate); a connected transport restarts when its own fields change',
+      store: s.stores.aprs,
+    }),
     route({
       method: 'GET',
       path: '/api/v1/settings/lite',

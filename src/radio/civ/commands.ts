@@ -20,7 +20,7 @@ export interface CivRequest {
 
 export const C = {
   XCV_FREQ: 0x00, XCV_MODE: 0x01, READ_FREQ: 0x03, READ_MODE: 0x04, SET_FREQ: 0x05, SET_MODE: 0x06,
-  VFO: 0x07, SPLIT: 0x0f, LEVEL: 0x14, FUNC: 0x16, TONE: 0x1b, SEL_FREQ: 0x25, SEL_MODE: 0x26, SCOPE: 0x27,
+  VFO: 0x07, SPLIT: 0x0f, LEVEL: 0x14, FUNC: 0x16, TONE: 0x1b, PTT: 0x1c, SEL_FREQ: 0x25, SEL_MODE: 0x26, SCOPE: 0x27,
 } as const;
 const S = { SQL: 0x03, TONE: 0x42, TSQL: 0x43, SATMODE: 0x5a, SCP_ON: 0x10, SCP_MODE: 0x14, SCP_SPAN: 0x15, MAIN_SCOPE: 0x00 } as const;
 
@@ -110,6 +110,11 @@ export const cmd = {
     return set(C.SPLIT, Uint8Array.of(bool(on)), 1, on ? 'split on' : 'split off');
   },
   readSplit: (): CivRequest => read(C.SPLIT, [], 'read split'),
+  /** 1C 00 00/01: transmit off/on (PTT over CI-V). */
+  setTransmit(on: boolean): CivRequest {
+    checkOn(on, 'transmit');
+    return set1(C.PTT, 0x00, bool(on), on ? 'transmit on' : 'transmit off');
+  },
   setVfoFreq(slot: VfoSlot, hz: number): CivRequest {
     checkSlot(slot);
     return set(C.SEL_FREQ, withFreq([slot], hz), 1, `set ${slotName(slot)} VFO frequency ${hz} Hz`);

@@ -1,0 +1,400 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Clock, Timer } from '../../util/clock.js';
+import { backoffMs } from '../../util/queue.js';
+import { errorMessage } from '../../util/errors.js';
+import { logger } from '../../util/logger.js';
+
+// Driver: the TNC child process (Dire Wolf). Writes its configuration atomically, starts it,
+// keeps the last lines it printed, finds the KISS pseudo-terminal it announces, restarts it with
+// capped backoff when it dies while wanted, and stops it. Never throws: start() answers with a
+// result, failures land in status().last_error.
+//
+// Signals: Dire Wolf 1.6 installs a handler for SIGINT only (direwolf.c cleanup_linux): it drops
+// PTT on every channel (ptt_term), closes Hamlib, sleeps a second and exits. SIGTERM or SIGKILL
+// end it without dropping PTT, which can leave a CAT-keyed rig or a CM108 GPIO transmitting. So
+// stop() and kill() send SIGINT first, then SIGKILL after a grace (kill(): a short one).
+
+const log = logger('aprs:tnc');
+
+export const TAIL_LINES = 50;
+export const TAIL_LINE_CHARS = 200;
+/** Restart timing: first retry after base, doubling to max; a run this long resets the backoff. */
+export const TNC_RESTART = { base_ms: 1000, max_ms: 60_000, stable_ms: 30_000 } as const;
+
+export interface TncStatus {
+  running: boolean;
+  pid: number | null;
+  command: string[];
+  pty_path: string | null;
+  restarts: number;
+  last_exit: string | null;
+  last_error: string | null;
+  output_tail: string[];
+  /** Dire Wolf said "PTT not configured" (or Hamlib failed): it cannot key the transmitter. */
+  ptt_unavailable: boolean;
+}
+
+export type TncStartResult = { ok: true; pid: number } | { ok: false; error: string };
+
+export interface TncProcessOptions {
+  binary: string;
+  /** Arguments, excluding the binary (direwolfLaunch().args). */
+  args: string[];
+  configPath: string;
+  configText: string;
+  clock: Clock;
+  /** Environment for the child (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * The child's standard input. 'ignore' (/dev/null, the default); 'hold': a pipe this side keeps
+   * open and never writes (ADEVICE stdin that must not end); a file descriptor (a test's FIFO).
+   */
+  stdin?: 'ignore' | 'hold' | number;
+  restart?: { base_ms: number; max_ms: number; stable_ms: number };
+  /** stop(): SIGINT, then SIGKILL after this long (Dire Wolf sleeps 1 s in its SIGINT handler). */
+  stopGraceMs?: number;
+  /** kill(): SIGINT (drops PTT at once), then SIGKILL after this long. */
+  killGraceMs?: number;
+}
+
+const PTY_RE = /Virtual KISS TNC is available on (\/dev\/\S+)/;
+const NO_CONFIG_RE = /Could not open config file/;
+/** Lines that explain a failure (Dire Wolf 1.6 wording), kept as last_error. */
+const ERROR_RE = /^(ERROR\b|Could not |Can't |Config file line \d+:|Line \d+:|Hamlib Rig open error|Pointless to continue|Note: PTT not configured|Fatal)/i;
+const PTT_MISSING_RE = /^(Note: PTT not configured|Hamlib Rig open error)/;
+// eslint-disable-next-line no-control-regex
+const ANSI_RE = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+/** Children still alive when this process exits get SIGINT (drop PTT): the only thing sync code can do. */
+const live = new Set<ChildProcess>();
+let exitHook = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const c of live) {
+        try {
+          c.kill('SIGINT');
+        } catch {
+          /* gone */
+        }
+      }
+    });
+  }
+}
+
+/** Splits a byte stream into lines, each capped, the partial line bounded too. */
+class LineSplitter {
+  private part = '';
+  private over = false;
+  constructor(private readonly onLine: (line: string) => void) {}
+  push(s: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = s.indexOf('\n', start);
+      const piece = s.slice(start, nl < 0 ? undefined : nl);
+      if (!this.over) {
+        this.part += piece;
+        if (this.part.length > TAIL_LINE_CHARS) {
+          this.part = this.part.slice(0, TAIL_LINE_CHARS);
+          this.over = true;
+        }
+      }
+      if (nl < 0) return;
+      this.emit();
+      start = nl + 1;
+    }
+  }
+  flush(): void {
+    if (this.part || this.over) this.emit();
+  }
+  private emit(): void {
+    const line = this.part.replace(ANSI_RE, '').replace(/[\r\x00-\x08\x0b-\x1f\x7f]/g, '').trimEnd();
+    this.part = '';
+    this.over = false;
+    this.onLine(line);
+  }
+}
+
+export class TncProcess {
+  private child: ChildProcess | null = null;
+  private holdStdin: ChildProcess['stdin'] = null;
+  private want = false;
+  private attempt = 0;
+  private retry: Timer | null = null;
+  private killTimer: Timer | null = null;
+  private startedAt = 0;
+  /** An error line was printed during the current run. */
+  private runError = false;
+  private exited: Promise<void> = Promise.resolve();
+  private ptyFns: Array<(path: string | null) => void> = [];
+  private exitFns: Array<(desc: string) => void> = [];
+  private readonly st: TncStatus;
+
+  constructor(private readonly o: TncProcessOptions) {
+    this.st = {
+      running: false,
+      pid: null,
+      command: [o.binary, ...o.args],
+      pty_path: null,
+      restarts: 0,
+      last_exit: null,
+      last_error: null,
+      output_tail: [],
+      ptt_unavailable: false,
+    };
+  }
+
+  status(): TncStatus {
+    return { ...this.st, command: [...this.st.command], output_tail: [...this.st.output_tail] };
+  }
+
+  get wanted(): boolean {
+    return this.want;
+  }
+
+  /** The pseudo-terminal path when Dire Wolf announces it, null when the process ends. */
+  onPty(fn: (path: string | null) => void): void {
+    this.ptyFns.push(fn);
+  }
+
+  /** Each exit, described ("exited with code 1", "killed by SIGKILL"). */
+  onExit(fn: (desc: string) => void): void {
+    this.exitFns.push(fn);
+  }
+
+  /** Resolves with the pty path once announced, or null after timeoutMs on the clock. */
+  waitForPty(timeoutMs: number): Promise<string | null> {
+    if (this.st.pty_path) return Promise.resolve(this.st.pty_path);
+    return new Promise((resolve) => {
+      let done = false;
+      const t = this.o.clock.setTimeout(() => finish(null), timeoutMs);
+      const finish = (p: string | null) => {
+        if (done) return;
+        done = true;
+        t.cancel();
+        this.ptyFns = this.ptyFns.filter((f) => f !== fn);
+        resolve(p);
+      };
+      const fn = (p: string | null) => {
+        if (p) finish(p);
+      };
+      this.ptyFns.push(fn);
+    });
+  }
+
+  /** Wants it running: starts it now (unless it runs), and restarts it when it dies until stop(). */
+  async start(): Promise<TncStartResult> {
+    this.want = true;
+    this.attempt = 0;
+    this.cancelRetry();
+    if (this.child) return { ok: true, pid: this.child.pid ?? 0 };
+    this.st.last_error = null;
+    return this.launch();
+  }
+
+  /** SIGINT (Dire Wolf drops PTT and exits), SIGKILL after the grace; resolves when it is gone. */
+  async stop(): Promise<void> {
+    this.want = false;
+    this.cancelRetry();
+    const child = this.child;
+    if (!child) return;
+    this.signal(child, 'SIGINT');
+    this.armKill(child, this.o.stopGraceMs ?? 3000);
+    await this.exited;
+  }
+
+  /** Emergency stop: SIGINT now (PTT off within milliseconds), SIGKILL shortly after. No restart. */
+  kill(): void {
+    this.want = false;
+    this.cancelRetry();
+    const child = this.child;
+    if (!child) return;
+    this.signal(child, 'SIGINT');
+    this.armKill(child, this.o.killGraceMs ?? 250);
+  }
+
+  private launch(): Promise<TncStartResult> {
+    const fail = (error: string): TncStartResult => {
+      this.st.last_error = error;
+      log.warn(error);
+      this.scheduleRestart();
+      return { ok: false, error };
+    };
+    try {
+      writeAtomic(this.o.configPath, this.o.configText);
+    } catch (err) {
+      // Never start Dire Wolf without its file: its built-in defaults listen on 8000/8001 on every interface.
+      return Promise.resolve(fail(`cannot write the TNC configuration ${this.o.configPath}: ${errorMessage(err)}`));
+    }
+    let child: ChildProcess;
+    try {
+      const stdin = this.o.stdin ?? 'ignore';
+      child = spawn(this.o.binary, this.o.args, {
+        stdio: [stdin === 'hold' ? 'pipe' : stdin, 'pipe', 'pipe'],
+        env: this.o.env ?? process.env,
+      });
+    } catch (err) {
+      return Promise.resolve(fail(`cannot start ${this.o.binary}: ${errorMessage(err)}`));
+    }
+    this.child = child;
+    this.holdStdin = this.o.stdin === 'hold' ? child.stdin : null;
+    this.holdStdin?.on('error', () => {});
+    this.st.pty_path = null;
+    this.st.ptt_unavailable = false;
+    this.runError = false;
+    const out = new LineSplitter((l) => this.line(child, l));
+    const err = new LineSplitter((l) => this.line(child, l));
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stdout!.on('data', (s: string) => out.push(s));
+    child.stderr!.on('data', (s: string) => err.push(s));
+    child.stdout!.on('end', () => out.flush());
+    child.stderr!.on('end', () => err.flush());
+    let settle: (r: TncStartResult) => void = () => {};
+    const result = new Promise<TncStartResult>((resolve) => (settle = resolve));
+    this.exited = new Promise<void>((resolve) => {
+      child.once('spawn', () => {
+        track(child);
+        this.startedAt = this.o.clock.now();
+        this.st.running = true;
+        this.st.pid = child.pid ?? null;
+        log.info(`started ${this.st.command.join(' ')} (pid ${child.pid})`);
+        settle({ ok: true, pid: child.pid ?? 0 });
+      });
+      child.on('error', (e: NodeJS.ErrnoException) => {
+        // After a spawn, an error means a signal could not be sent: the exit (if any) reports.
+        if (this.child === child && this.st.running) return log.warn(`signalling ${this.o.binary}: ${e.message}`);
+        // Spawn failed (ENOENT, EACCES): no 'exit' follows.
+        const msg = `cannot start ${this.o.binary}: ${e.code ?? e.message}`;
+        this.gone(child, msg, msg);
+        settle({ ok: false, error: msg });
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        const desc = signal ? `killed by ${signal}` : `exited with code ${code}`;
+        this.gone(child, desc, null);
+        settle({ ok: false, error: `${this.o.binary} ${desc} at once` });
+        resolve();
+      });
+    });
+    return result;
+  }
+
+  private gone(child: ChildProcess, desc: string, error: string | null): void {
+    if (this.child !== child) return;
+    live.delete(child);
+    this.child = null;
+    this.holdStdin?.destroy();
+    this.holdStdin = null;
+    this.killTimer?.cancel();
+    this.killTimer = null;
+    const ranMs = this.st.running ? this.o.clock.now() - this.startedAt : 0;
+    this.st.running = false;
+    this.st.pid = null;
+    this.st.last_exit = `${desc} at ${new Date(this.o.clock.now()).toISOString()}`;
+    if (error) this.st.last_error = error;
+    else if (this.want && !this.runError) this.st.last_error = `${this.o.binary} ${desc}`;
+    const hadPty = this.st.pty_path !== null;
+    this.st.pty_path = null;
+    log[this.want ? 'warn' : 'info'](`${this.o.binary} ${desc}`);
+    if (hadPty) this.emitPty(null);
+    for (const fn of this.exitFns) safe(() => fn(desc));
+    if (this.want) {
+      if (ranMs >= (this.o.restart ?? TNC_RESTART).stable_ms) this.attempt = 0;
+      this.scheduleRestart();
+    }
+  }
+
+  private line(child: ChildProcess, line: string): void {
+    if (line === '') return;
+    const tail = this.st.output_tail;
+    tail.push(line);
+    if (tail.length > TAIL_LINES) tail.splice(0, tail.length - TAIL_LINES);
+    log.debug(() => `tnc: ${line}`);
+    if (this.child !== child) return;
+    const pty = PTY_RE.exec(line);
+    if (pty) {
+      this.st.pty_path = pty[1];
+      this.emitPty(pty[1]);
+      return;
+    }
+    if (NO_CONFIG_RE.test(line)) {
+      // It would run on built-in defaults, network servers included: never let it.
+      this.st.last_error = `${this.o.binary} could not read its configuration (${line}); stopped it`;
+      this.runError = true;
+      this.signal(child, 'SIGKILL');
+      return;
+    }
+    if (PTT_MISSING_RE.test(line)) this.st.ptt_unavailable = true;
+    if (ERROR_RE.test(line)) {
+      this.st.last_error = line;
+      this.runError = true;
+    }
+  }
+
+  private emitPty(path: string | null): void {
+    for (const fn of [...this.ptyFns]) safe(() => fn(path));
+  }
+
+  private signal(child: ChildProcess, sig: NodeJS.Signals): void {
+    try {
+      child.kill(sig);
+    } catch {
+      /* already gone */
+    }
+  }
+
+  private armKill(child: ChildProcess, ms: number): void {
+    if (this.killTimer) {
+      // kill() after stop(): keep whichever SIGKILL comes first
+      this.killTimer.cancel();
+    }
+    this.killTimer = this.o.clock.setTimeout(() => {
+      this.killTimer = null;
+      if (this.child === child) this.signal(child, 'SIGKILL');
+    }, ms);
+  }
+
+  private scheduleRestart(): void {
+    if (!this.want || this.retry) return;
+    const r = this.o.restart ?? TNC_RESTART;
+    const ms = backoffMs(this.attempt++, r.base_ms, r.max_ms);
+    log.info(`restarting ${this.o.binary} in ${ms} ms`);
+    this.retry = this.o.clock.setTimeout(() => {
+      this.retry = null;
+      if (!this.want || this.child) return;
+      this.st.restarts++;
+      void this.launch();
+    }, ms);
+  }
+
+  private cancelRetry(): void {
+    this.retry?.cancel();
+    this.retry = null;
+  }
+}
+
+function safe(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    log.error('TNC listener failed', err);
+  }
+}
+
+/** Write to a temporary name in the same folder, then rename: a reader never sees half a file. */
+export function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text, { mode: 0o644 });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,27 @@
+// What the APRS service needs from a packet transport, whatever carries it: the Dire Wolf
+// sidecar on a KISS pseudo-terminal, an external KISS TNC over TCP, or (later) the rig's LAN
+// session. Frames in and out are raw AX.25 (no FCS, no KISS framing).
+
+export interface TransportStatus {
+  sidecar_running: boolean;
+  kiss_connected: boolean;
+  modem_state: string;
+  control_endpoint: string;
+  sidecar_command: string[];
+  output_tail: string[];
+  last_error: string | null;
+}
+
+export interface AprsTransport {
+  readonly kind: 'direwolf' | 'external-kiss';
+  /** Starts the path (spawn, open); resolves once started or failed (the failure is in status().last_error and rethrown). */
+  start(): Promise<void>;
+  /** Orderly stop: TNC stopped, link closed. */
+  stop(): Promise<void>;
+  /** Emergency: transmit stops now (TNC killed, link dropped); never throws. */
+  kill(): void;
+  /** Queues one AX.25 frame for transmit; false when the link is down (nothing sent). */
+  send(ax25: Uint8Array): boolean;
+  status(): TransportStatus;
+  onFrame(fn: (ax25: Uint8Array) => void): void;
+}
