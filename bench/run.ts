@@ -8,13 +8,14 @@ import { stationSuite } from './station.bench.js';
 import { robustnessSuite } from './robustness.bench.js';
 import { civSuite } from './civ.bench.js';
 import { radioSuite } from './radio.bench.js';
+import { aprsSuite } from './aprs.bench.js';
 import { aprsStationSuite } from './aprs-station.bench.js';
 import { setLogLevel } from '../src/util/logger.js';
 
 setLogLevel('silent');
 
 // Suites register here, one per hot path.
-const suites: Suite[] = [coreSuite, catalogSuite, orbitSuite, guidanceSuite, stationSuite, civSuite, radioSuite, aprsStationSuite, robustnessSuite];
+const suites: Suite[] = [coreSuite, catalogSuite, orbitSuite, guidanceSuite, stationSuite, civSuite, radioSuite, aprsSuite, aprsStationSuite, robustnessSuite];
 
 const filter = process.argv[2];
 let allOk = true;

@@ -232,7 +232,7 @@ export class AprsService implements AprsStatusSource {
   }
 
   state() {
-    return { settings: this.settings(), runtime: this.runtime(), previewTarget: this.previewTarget() };
+    return { settings: this.settings(), runtime: this.runtime(), previewTarget: this.previewTarget(), identity: this.identity() };
   }
 
   // --- target selection ----------------------------------------------------------------------
@@ -325,7 +325,14 @@ export class AprsService implements AprsStatusSource {
 
   async send(kind: SendKind, body: { to?: string; text?: string; comment?: string }): Promise<SendResult> {
     const target = this.previewTarget();
-    const blocked = !this.connected ? 'APRS not connected: connect first' : !this.transport?.status().kiss_connected ? 'the TNC link is down' : null;
+    const t = this.transport?.status();
+    const blocked = !this.connected
+      ? 'APRS not connected: connect first'
+      : !t?.kiss_connected
+        ? 'the TNC link is down'
+        : t.ptt_unavailable
+          ? `the TNC could not open its PTT (${this.ownedResource}): it cannot key the transmitter; see output_tail`
+          : null;
     const path = txPath(this.settings(), target);
     return this.sender.send(kind, body, target, path, blocked);
   }

@@ -56,7 +56,8 @@ export const AprsSettingsSchema = v.object({
   operating_mode: v.picklist(OPERATING_MODES),
   transport_mode: v.picklist(APRS_TRANSPORTS),
   rig_model: v.picklist(RIG_MODELS),
-  rig_lib_model_id: int(0, 99999),
+  // Dire Wolf 1.6 takes Hamlib models 1–9999 after PTT RIG (2 = rigctld).
+  rig_lib_model_id: int(1, 9999),
   serial_device: serialDevice(),
   baud_rate: baudRate(SERIAL_BAUD_RATES),
   civ_address: civAddress(),

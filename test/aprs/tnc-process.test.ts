@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TncProcess, TAIL_LINES, TAIL_LINE_CHARS, type TncProcessOptions } from '../../src/aprs/tnc/tnc-process.js';
 import { direwolfLaunch } from '../../src/aprs/tnc/direwolf-config.js';
-import { resolveTncBinary } from '../../src/aprs/tnc/tnc-binary.js';
+import { resolveTncBinary, installTnc, installInTerminal } from '../../src/aprs/tnc/tnc-binary.js';
 import { FixedClock, systemClock } from '../../src/util/clock.js';
 import { setLogLevel } from '../../src/util/logger.js';
 
@@ -183,22 +183,19 @@ describe('TncProcess with a fake TNC', () => {
 
   it('answers a missing program with an error and keeps retrying while wanted', async () => {
     const { p, clock } = make('stay', undefined, { binary: join(dir, 'no-such-direwolf') });
-    console.error('T7 start');
     const r = await p.start();
-    console.error('T7 started', r, clock.pendingTimers);
     assert.deepEqual(r, { ok: false, error: `cannot start ${join(dir, 'no-such-direwolf')}: ENOENT` });
     assert.equal(p.status().last_error, r.ok ? null : r.error);
     assert.equal(clock.pendingTimers, 1);
     clock.advance(1000);
-    console.error('T7 adv', p.status(), clock.pendingTimers);
     await until(() => p.status().restarts === 1 && clock.pendingTimers === 1, 5000, 'retry');
-    console.error('T7 retried');
     await p.stop();
     assert.equal(clock.pendingTimers, 0);
   });
 
   it('never starts the program when the config cannot be written', async () => {
-    const { p } = make('stay', undefined, { configPath: '/proc/self/satstation/dw.conf' });
+    writeFileSync(join(dir, 'a-file'), '');
+    const { p } = make('stay', undefined, { configPath: join(dir, 'a-file', 'dw.conf') }); // ENOTDIR
     const r = await p.start();
     assert.equal(r.ok, false);
     assert.match(r.ok ? '' : r.error, /cannot write the TNC configuration/);
@@ -249,3 +246,79 @@ describe('TncProcess with the real Dire Wolf', { skip: !direwolf.installed && pr
   });
 });
 
+
+describe('TNC binary: resolve and install', () => {
+  let bin = '';
+  const exe = (name: string, body: string) => {
+    const p = join(bin, name);
+    writeFileSync(p, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return p;
+  };
+  before(() => {
+    bin = mkdtempSync(join(tmpdir(), 'satstation-bin-'));
+  });
+  after(() => rmSync(bin, { recursive: true, force: true }));
+
+  it('resolves an absolute path by executability and a bare name on PATH', () => {
+    const dw = exe('direwolf', 'exit 0');
+    writeFileSync(join(bin, 'not-exec'), '', { mode: 0o644 });
+    assert.deepEqual(resolveTncBinary(dw), { installed: true, configuredBinary: dw, resolvedBinary: dw });
+    assert.deepEqual(resolveTncBinary(join(bin, 'not-exec')), { installed: false, configuredBinary: join(bin, 'not-exec'), resolvedBinary: '' });
+    assert.deepEqual(resolveTncBinary('direwolf', { PATH: `/nonexistent:relative/dir:${bin}` }), { installed: true, configuredBinary: 'direwolf', resolvedBinary: dw });
+    assert.deepEqual(resolveTncBinary('direwolf', { PATH: '/nonexistent' }), { installed: false, configuredBinary: 'direwolf', resolvedBinary: '' });
+    assert.equal(resolveTncBinary('', { PATH: bin }).resolvedBinary, dw, 'empty means direwolf');
+    assert.equal(resolveTncBinary(bin, { PATH: bin }).installed, false, 'a folder is not a program');
+  });
+
+  it('installs through the helper: directly as root, else with sudo -n', async () => {
+    const helper = exe('install-helper', 'echo "install-direwolf: starting"; echo "DEBIAN_FRONTEND=$DEBIAN_FRONTEND"; echo "Setting up direwolf"');
+    const root = await installTnc({ helper, uid: () => 0 });
+    assert.deepEqual(root, { ok: true, output: ['install-direwolf: starting', 'DEBIAN_FRONTEND=noninteractive', 'Setting up direwolf'] });
+    const sudo = exe('sudo', `[ "$1" = "-n" ] || { echo "sudo: expected -n" >&2; exit 1; }; shift; echo "sudo ran $*"; exec "$@" </dev/null`);
+    const viaSudo = await installTnc({ helper, sudo, uid: () => 1000 });
+    assert.deepEqual(viaSudo, { ok: true, output: [`sudo ran ${helper}`, 'install-direwolf: starting', 'DEBIAN_FRONTEND=noninteractive', 'Setting up direwolf'] });
+  });
+
+  it('reports a failing installation with its last line', async () => {
+    const helper = exe('install-fails', 'echo "install-direwolf: starting"; echo "E: Unable to locate package direwolf" >&2; exit 100');
+    const r = await installTnc({ helper, uid: () => 0 });
+    assert.equal(r.ok, false);
+    assert.equal(r.ok ? '' : r.error, 'installing direwolf failed (exit 100): E: Unable to locate package direwolf');
+    assert.deepEqual(r.output, ['install-direwolf: starting', 'E: Unable to locate package direwolf']);
+  });
+
+  it('fails clearly, never prompting, when sudo will not run the helper', async () => {
+    const helper = exe('install-ok', 'echo "install-direwolf: starting"');
+    const refuse = exe('sudo-refuses', 'echo "sudo: a password is required" >&2; exit 1');
+    const r = await installTnc({ helper, sudo: refuse, uid: () => 1000 });
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.error, /^no privilege to install: .*satstation-direwolf\.sudoers/);
+    assert.deepEqual(r.output, ['sudo: a password is required']);
+    const nnp = exe('sudo-nnp', 'echo \'sudo: The "no new privileges" flag is set, which prevents sudo from running as root.\' >&2; exit 1');
+    const r2 = await installTnc({ helper, sudo: nnp, uid: () => 1000 });
+    assert.match(r2.ok ? '' : r2.error, /NoNewPrivileges/);
+    const r3 = await installTnc({ helper, sudo: join(bin, 'no-sudo-here'), uid: () => 1000 });
+    assert.match(r3.ok ? '' : r3.error, /^sudo is not installed: no privilege to install/);
+    const r4 = await installTnc({ helper: join(bin, 'no-helper'), uid: () => 0 });
+    assert.match(r4.ok ? '' : r4.error, /install helper .* is not installed/);
+  });
+
+  it('stops an installation that hangs', async () => {
+    const helper = exe('install-hangs', 'echo "install-direwolf: starting"; while :; do :; done');
+    const r = await installTnc({ helper, uid: () => 0, timeoutMs: 200 });
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.error, /did not finish/);
+  });
+
+  it('opens a terminal on a desktop, and says why not otherwise', async () => {
+    assert.match((installInTerminal({ env: { PATH: bin } }) as { error: string }).error, /^no desktop session: neither DISPLAY nor WAYLAND_DISPLAY/);
+    assert.match((installInTerminal({ env: { PATH: '/nonexistent', DISPLAY: ':0' } }) as { error: string }).error, /^no desktop session: no terminal emulator found/);
+    const argsFile = join(bin, 'terminal-args');
+    exe('x-terminal-emulator', `for a in "$@"; do printf '%s\\n' "$a"; done > ${argsFile}`);
+    const helper = exe('helper-for-terminal', 'exit 0');
+    const r = installInTerminal({ env: { PATH: bin, WAYLAND_DISPLAY: 'wayland-0' }, helper });
+    assert.deepEqual(r, { ok: true, terminal: join(bin, 'x-terminal-emulator') });
+    await until(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').length > 0, 3000, 'terminal');
+    assert.deepEqual(readFileSync(argsFile, 'utf8').trim().split('\n'), ['-e', 'sh', '-c', `sudo '${helper}'; echo; echo 'Press Enter to close this window.'; read _`]);
+  });
+});

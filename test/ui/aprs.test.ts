@@ -211,7 +211,7 @@ describe('/aprs page with a fake KISS TNC', { skip }, () => {
     await done.waitFor();
     assert.doesNotMatch(await done.innerText(), /12345/);
     assert.equal((await f.s.get('/api/v1/settings/aprs')).body.state.igate.passcode, 12345);
-    await section.scrollIntoViewIfNeeded();
+    await section.locator('h2').evaluate((el) => el.scrollIntoView());
     await screenshot(o.page, 'settings-aprs-1280x800');
     assert.deepEqual(o.problems.errors, []);
     await o.context.close();

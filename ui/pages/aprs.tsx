@@ -1,60 +1,67 @@
-import { KeyValues } from '../components/KeyValues';
-import { ConnectionBadge, StationPage } from '../components/StationPage';
-import { StatusBadge } from '../components/StatusBadge';
+import { prefetch } from '../lib/api';
+import type { Zone } from '../lib/time';
+import { Shell } from '../components/Shell';
+import { StaleBanner, Waiting } from '../components/StaleBanner';
 import { mount } from '../components/mount';
+import { useNow } from '../components/useNow';
+import { usePoll } from '../components/usePoll';
+import { STATE_URL, OutcomeLine, useAprs } from '../components/aprs/useAprs';
+import { AprsBar } from '../components/aprs/AprsBar';
+import { TransmitPanel } from '../components/aprs/TransmitPanel';
+import { TargetPanel } from '../components/aprs/TargetPanel';
+import { StationPanel } from '../components/aprs/StationPanel';
+import { HeardPanel, PacketsPanel } from '../components/aprs/PacketsPanel';
+import { LogPanel } from '../components/aprs/LogPanel';
+import { ServicesPanel, TncPanel } from '../components/aprs/TncPanel';
+import './aprs.css';
 
-// The APRS station as the API reports it today (identity, runtime, transmit gate, settings);
-// the APRS issue adds connect, send, log and its settings section to this page.
-
-const SECRETS = ['passcode', 'wifi_password'];
+// The APRS station: a bar that stays on screen (connected, can transmit, connect/disconnect,
+// emergency stop), then transmit (gate, pass, flood guard, send), packets, target, station
+// identity, heard stations, digipeater/iGate, the stored log and the TNC. Everything comes from
+// /api/v1/aprs/state (read every 1.5 s while the page is visible) and its POST routes.
 
 function Page() {
+  const a = useAprs();
+  const now = useNow();
+  const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
+  const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
+  const s = a.state;
+  if (!s) {
+    return (
+      <Shell title="APRS">
+        <Waiting class="aprs-wait" poll={a.poll} now={now} />
+      </Shell>
+    );
+  }
+  const rt = s.runtime;
   return (
-    <StationPage
-      title="APRS"
-      badges={(s) => [
-        <ConnectionBadge key="c" runtime={s.aprsRuntime} />,
-        <StatusBadge key="t" tone={s.aprsPreviewTarget.can_transmit ? 'ok' : 'bad'}>
-          {s.aprsPreviewTarget.can_transmit ? 'can transmit' : 'transmit blocked'}
-        </StatusBadge>,
-      ]}
-    >
-      {(s, zone) => {
-        const rt = s.aprsRuntime;
-        const target = s.aprsPreviewTarget;
-        const id = s.stationIdentity;
-        return [
-          <section class="panel" aria-labelledby="id" key="id">
-            <h2 id="id">Station</h2>
-            <p class="row">
-              <StatusBadge tone={id.valid ? 'ok' : 'bad'}>{id.valid ? id.callsign : 'no valid callsign'}</StatusBadge>
-              <StatusBadge tone="idle">{s.aprsSettings.listen_only ? 'listen only' : 'may transmit'}</StatusBadge>
-              <StatusBadge tone="idle">{s.aprsSettings.operating_mode}</StatusBadge>
-            </p>
-            {!id.valid && id.reason && <p class="bad">Callsign: {id.reason}</p>}
-          </section>,
-          <section class="panel" aria-labelledby="tg" key="tg">
-            <h2 id="tg">Target and transmit gate</h2>
-            {!target.can_transmit && (
-              <p class="bad" data-block-reason>
-                Transmit blocked: {target.tx_block_reason}
-              </p>
-            )}
-            <KeyValues data={target} zone={zone} hide={['guidance']} />
-          </section>,
-          <section class="panel" aria-labelledby="rt" key="rt">
-            <h2 id="rt">Runtime</h2>
-            {rt.last_error && <p class="bad">Last error: {rt.last_error}</p>}
-            <KeyValues data={rt} zone={zone} hide={['target', 'recent_packets', 'heard_stations', 'output_tail']} />
-          </section>,
-          <section class="panel" aria-labelledby="se" key="se">
-            <h2 id="se">Settings</h2>
-            <KeyValues data={s.aprsSettings} zone={zone} secret={SECRETS} />
-          </section>,
-        ];
-      }}
-    </StationPage>
+    <Shell title="APRS">
+      <AprsBar a={a} />
+      <StaleBanner receivedAt={a.poll.receivedAt} offline={a.poll.offline} error={a.poll.error} now={now} />
+      <OutcomeLine o={a.outcome.conn} name="conn" />
+      <OutcomeLine o={a.outcome.estop} name="estop" />
+      {rt.emergency_stopped && (
+        <div class="banner bad" role="alert" data-estopped>
+          EMERGENCY STOP: transmit stopped; sends stay blocked until the next Connect.
+        </div>
+      )}
+      {rt.last_error && (
+        <div class="banner bad aprs-error" role="alert" data-last-error>
+          APRS error: {rt.last_error}
+        </div>
+      )}
+      <div class="grid aprs-grid">
+        <TransmitPanel a={a} now={now} zone={zone} />
+        <PacketsPanel a={a} now={now} zone={zone} />
+        <TargetPanel a={a} now={now} zone={zone} />
+        <StationPanel a={a} />
+        <HeardPanel a={a} now={now} />
+        <ServicesPanel a={a} />
+        <LogPanel a={a} zone={zone} />
+        <TncPanel a={a} now={now} />
+      </div>
+    </Shell>
   );
 }
 
-mount(Page);
+mount(Page, prefetch(STATE_URL));

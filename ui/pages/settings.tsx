@@ -7,6 +7,7 @@ import { CatalogSection, SnapshotsSection } from '../components/settings/Catalog
 import { LocationSection } from '../components/settings/LocationSection';
 import { PassFilterSection } from '../components/settings/PassFilterSection';
 import { RadioSection } from '../components/settings/RadioSection';
+import { AprsSection } from '../components/settings/AprsSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
@@ -52,6 +53,7 @@ const SECTIONS: Array<[string, string]> = [
   ['passes', 'Pass filter'],
   ['gps', 'GPS'],
   ['radio', 'Radio'],
+  ['aprs', 'APRS'],
   ['catalog', 'Catalog'],
   ['snapshots', 'Snapshots'],
   ['network', 'Network'],
@@ -115,6 +117,9 @@ function Page() {
         </Section>
         <Section id="radio" title="Radio (CI-V)">
           <RadioSection />
+        </Section>
+        <Section id="aprs" title="APRS">
+          <AprsSection />
         </Section>
         <Section id="catalog" title="Catalog">
           <CatalogSection zone={zone} now={now} onRefreshed={() => setRefreshes((n) => n + 1)} />

@@ -82,7 +82,7 @@ export class DirewolfTransport implements AprsTransport {
   private conn: SerialConnection | null = null;
   private linkError: string | null = null;
 
-  constructor(s: AprsSettings, ptt: PttPlan, private readonly o: TransportOptions) {
+  constructor(s: AprsSettings, private readonly ptt: PttPlan, private readonly o: TransportOptions) {
     const bin = resolveTncBinary(s.tnc_binary, o.env);
     const configPath = join(o.dataDir, 'direwolf.conf');
     // The configuration is checked here so a bad device name is a clear error, not a crash loop.
@@ -163,6 +163,7 @@ export class DirewolfTransport implements AprsTransport {
       sidecar_command: t.command,
       output_tail: t.output_tail,
       last_error: this.linkError ?? t.last_error,
+      ptt_unavailable: this.ptt.kind !== 'none' && t.ptt_unavailable,
     };
   }
 }
@@ -259,6 +260,7 @@ export class ExternalKissTransport implements AprsTransport {
       sidecar_command: [],
       output_tail: [],
       last_error: this.lastError,
+      ptt_unavailable: false,
     };
   }
 }

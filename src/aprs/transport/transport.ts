@@ -10,6 +10,8 @@ export interface TransportStatus {
   sidecar_command: string[];
   output_tail: string[];
   last_error: string | null;
+  /** A PTT line was planned but the TNC could not open it (it keeps running, unable to key). */
+  ptt_unavailable: boolean;
 }
 
 export interface AprsTransport {

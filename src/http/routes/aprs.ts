@@ -25,7 +25,7 @@ import type { SendKind } from '../../aprs/send.js';
 export function aprsRoutes(s: Services): RouteDef[] {
   const a = s.aprs;
   const base = '/api/v1/aprs';
-  const StateSchema = v.object({ settings: AprsSettingsSchema, runtime: AprsRuntimeSchema, previewTarget: AprsTargetSchema });
+  const StateSchema = v.object({ settings: AprsSettingsSchema, runtime: AprsRuntimeSchema, previewTarget: AprsTargetSchema, identity: StationIdentitySchema });
   const selection = () => {
     const st = a.settings();
     return { operating_mode: st.operating_mode, selected_satellite_id: st.selected_satellite_id, selected_channel_id: st.selected_channel_id };
@@ -49,7 +49,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       method: 'GET',
       path: `${base}/state`,
       tag: 'aprs',
-      summary: 'APRS settings, runtime and the resolved target (previewTarget: before or during connect)',
+      summary: 'APRS settings, runtime, the resolved target (previewTarget: before or during connect) and the station identity',
       response: StateSchema,
       handler: () => a.state(),
     }),

@@ -1,0 +1,107 @@
+import { ResourceForm } from '../ResourceForm';
+import { StatusBadge } from '../StatusBadge';
+import { usePoll } from '../usePoll';
+import type { FieldSpec } from '../../lib/schema-form';
+
+// The APRS station's settings (/api/v1/settings/aprs), one resource shown as a few forms that
+// each save on their own (the API merges partial objects; a nested group is sent whole), and
+// above them whether the station is connected and may transmit now. Connecting, sending and
+// the log live on /aprs. Passcode and Wi-Fi password are never shown in a save summary.
+
+const STATION_FIELDS: FieldSpec[] = [
+  { name: 'callsign', help: 'Your callsign without SSID (up to 6 letters/digits). Empty: the station cannot transmit.' },
+  { name: 'ssid', label: 'SSID', help: '0–15; 0 sends the bare callsign.' },
+  { name: 'listen_only', help: 'On: receive only, nothing is ever sent (the transmit gate stays closed).' },
+  { name: 'operating_mode', help: 'terrestrial: the regional frequency. satellite: the selected satellite channel, transmit only in a pass.' },
+];
+const TRANSPORT_FIELDS: FieldSpec[] = [
+  { name: 'transport_mode', help: 'usb: a TNC on this machine or the network. wifi: the rig’s LAN session (not available yet).' },
+  { name: 'kiss_host', label: 'KISS TNC host', help: 'Empty: run our own Dire Wolf sidecar. A host: use your own KISS TNC there; no sidecar is started.' },
+  { name: 'kiss_port', label: 'KISS TNC port' },
+  { name: 'tnc_binary', label: 'TNC program', help: 'The sidecar program (direwolf, or a path to it).' },
+  { name: 'rig_model', label: 'Rig', help: 'rigA: Icom IC-705. rigB: Icom IC-9700.' },
+  { name: 'rig_lib_model_id', label: 'Rig library model', help: 'The rig-control library’s model number for CAT PTT (3085: IC-705).' },
+  { name: 'serial_device', help: 'The rig’s CAT USB port for PTT, e.g. /dev/ttyACM0.' },
+  { name: 'baud_rate' },
+  { name: 'civ_address', label: 'CI-V address' },
+  { name: 'ptt_method', label: 'PTT method', help: 'cat: through the rig library; rts/dtr: that line of the PTT device; cm108: a sound card GPIO; vox: the rig’s data VOX.' },
+  { name: 'ptt_device', label: 'PTT device', help: 'A /dev path for rts, dtr or cm108; empty: the default.' },
+  { name: 'audio_input_device', help: 'The sound card the TNC listens on (e.g. plughw:1,0); empty: the default.' },
+  { name: 'audio_output_device', help: 'The sound card the TNC transmits on; empty: the default.' },
+];
+const RF_FIELDS: FieldSpec[] = [
+  { name: 'terrestrial_manual_frequency_hz', label: 'Terrestrial frequency', help: 'Empty: the regional APRS frequency for your location (144.800 MHz in Europe, 144.390 MHz in North America…).' },
+  { name: 'terrestrial_path', help: 'Comma-separated, e.g. WIDE1-1,WIDE2-1; empty: direct only.' },
+  { name: 'satellite_path', help: 'Empty: the channel’s own default (ARISS for the ISS).' },
+  { name: 'terrestrial_beacon_comment', help: 'Sent with a position on the terrestrial frequency (43 characters).' },
+  { name: 'satellite_beacon_comment', help: 'Sent with a position through a satellite (43 characters).' },
+  { name: 'position_fudge_lat_deg', label: 'Position offset latitude', help: 'Moves the position you send (up to ±1°), to not give away your exact location.' },
+  { name: 'position_fudge_lon_deg', label: 'Position offset longitude' },
+];
+const LOG_FIELDS: FieldSpec[] = [
+  { name: 'log_enabled', label: 'Keep a log', help: 'Store received packets on this appliance (export and clear on the APRS page).' },
+  { name: 'log_max_records', label: 'Log size', help: 'Entries kept; the oldest go first.' },
+  { name: 'notify_incoming_messages', label: 'Highlight messages to me' },
+  { name: 'notify_all_packets', label: 'Notify every packet' },
+];
+const DIGI_FIELDS: FieldSpec[] = [
+  { name: 'digipeater.enabled', label: 'Digipeater', help: 'Repeat packets asking for our aliases. Terrestrial only; never while listen-only or blocked.' },
+  { name: 'digipeater.aliases', label: 'Aliases', help: 'Comma-separated, e.g. WIDE1-1.' },
+  { name: 'digipeater.max_hops', label: 'Max hops' },
+  { name: 'digipeater.dedupe_window_s', label: 'Duplicate window' },
+  { name: 'digipeater.callsign_allowlist', label: 'Only these stations', help: 'Empty: everyone.' },
+  { name: 'digipeater.path_blocklist', label: 'Never repeat paths with', help: 'e.g. TCPIP, NOGATE.' },
+];
+const IGATE_FIELDS: FieldSpec[] = [
+  { name: 'igate.enabled', label: 'iGate', help: 'Pass what we hear to APRS-IS (needs internet and a valid login).' },
+  { name: 'igate_auto_enable_with_internet', label: 'Turn on when internet is up' },
+  { name: 'igate.server_host', label: 'Server' },
+  { name: 'igate.server_port', label: 'Port' },
+  { name: 'igate.login_callsign', label: 'Login callsign', help: 'Empty: the station callsign.' },
+  { name: 'igate.passcode', label: 'Passcode', help: 'Your APRS-IS passcode; -1 logs in receive-only.', secret: true },
+  { name: 'igate.filter', label: 'Filter', help: 'An APRS-IS server filter, e.g. m/50 (50 km around you).' },
+  { name: 'igate.connect_timeout_s', label: 'Connect timeout' },
+  { name: 'igate.gate_terrestrial_rx', label: 'Gate terrestrial packets' },
+  { name: 'igate.gate_satellite_rx', label: 'Gate satellite packets' },
+];
+const WIFI_FIELDS: FieldSpec[] = [
+  { name: 'wifi_host', label: 'Rig address' },
+  { name: 'wifi_control_port', label: 'Control port' },
+  { name: 'wifi_username', label: 'User name' },
+  { name: 'wifi_password', label: 'Password', secret: true },
+];
+
+interface AprsState {
+  settings: { listen_only: boolean };
+  runtime: { connected: boolean; last_error: string | null };
+  previewTarget: { can_transmit: boolean; tx_block_reason: string | null };
+}
+
+export function AprsSection() {
+  const st = usePoll<AprsState>('/api/v1/aprs/state', 10_000);
+  const d = st.data;
+  const saved = () => st.refresh();
+  const form = (title: string, fields: FieldSpec[]) => <ResourceForm path="/api/v1/settings/aprs" title={title} fields={fields} onSaved={saved} />;
+  return (
+    <>
+      {d && (
+        <p class="row" data-aprs-status>
+          <StatusBadge tone={d.runtime.last_error ? 'bad' : d.runtime.connected ? 'ok' : 'idle'}>{d.runtime.connected ? 'connected' : 'not connected'}</StatusBadge>
+          <StatusBadge tone={d.previewTarget.can_transmit ? 'ok' : 'bad'}>{d.previewTarget.can_transmit ? 'can transmit' : 'transmit blocked'}</StatusBadge>
+          <a href="/aprs" class="btn">
+            APRS page
+          </a>
+        </p>
+      )}
+      {d && !d.previewTarget.can_transmit && d.previewTarget.tx_block_reason && <p class="muted">Blocked: {d.previewTarget.tx_block_reason}</p>}
+      {d?.runtime.last_error && <p class="bad">Last APRS error: {d.runtime.last_error}</p>}
+      {form('Station', STATION_FIELDS)}
+      {form('Transport and PTT', TRANSPORT_FIELDS)}
+      {form('Frequency, path and position', RF_FIELDS)}
+      {form('Log and notifications', LOG_FIELDS)}
+      {form('Digipeater', DIGI_FIELDS)}
+      {form('iGate', IGATE_FIELDS)}
+      {form('Wi-Fi transport', WIFI_FIELDS)}
+    </>
+  );
+}
