@@ -9,7 +9,7 @@ let seq = 0;
 /** A fresh temp name beside `path`: `<path>.tmp-<pid>-<n>`, the pattern boot-time cleanup removes. */
 export const tempPath = (path: string) => `${path}.tmp-${process.pid}-${++seq}`;
 
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   try {
     const fh = await open(dir, 'r');
     try {

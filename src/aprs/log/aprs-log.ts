@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
-import { moveAside, removeStaleTemps, STORAGE_ERROR_CODES, tempPath } from '../../store/atomic-file.js';
+import { fsyncDir, moveAside, removeStaleTemps, STORAGE_ERROR_CODES, tempPath } from '../../store/atomic-file.js';
 import type { Clock } from '../../util/clock.js';
 import { StorageError, errorMessage } from '../../util/errors.js';
 import { logger, type Logger } from '../../util/logger.js';
@@ -106,18 +106,6 @@ interface PendingLine {
   line: string;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename is still atomic.
-  }
-}
 
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
 const describe = (err: unknown): string => errCode(err) ?? errorMessage(err);

@@ -1,13 +1,12 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { join } from 'node:path';
 import type { AprsSettings } from '../settings.js';
 import type { AprsTransport, TransportStatus } from './transport.js';
-import { KissDecoder, encodeKiss } from '../codec/kiss.js';
+import { PtyKissLink, TcpKissLink, type KissLink } from '../link/kiss-link.js';
 import { TncProcess } from '../tnc/tnc-process.js';
 import { direwolfLaunch, mycallFor, pttPlanFor, type PttPlan } from '../tnc/direwolf-config.js';
 import { resolveTncBinary } from '../tnc/tnc-binary.js';
-import type { SerialConnection, SerialDriver } from '../../radio/link/serial-driver.js';
-import { nodeSerialDriver } from '../../radio/link/serial-driver.js';
+import type { SerialDriver } from '../../radio/link/serial-driver.js';
 import type { StationIdentity } from '../../station/callsign.js';
 import type { Clock, Timer } from '../../util/clock.js';
 import { backoffMs } from '../../util/queue.js';
@@ -42,15 +41,17 @@ export interface MadeTransport {
 
 const RECONNECT = { base_ms: 1000, max_ms: 30_000 };
 
-/** Frames in and out of a KISS byte stream, whatever carries the bytes. */
-class KissFraming {
-  private frameFns: Array<(ax25: Uint8Array) => void> = [];
-  readonly decoder = new KissDecoder((f) => {
-    if (f.command !== 0 || f.port !== 0) return; // data frames of port 0 only
-    for (const fn of this.frameFns) fn(f.data);
-  });
-  onFrame(fn: (ax25: Uint8Array) => void): void {
-    this.frameFns.push(fn);
+/** Received AX.25 frames of a link (KISS data frames of port 0) fanned out to the listeners. */
+class FrameFanout {
+  private fns: Array<(ax25: Uint8Array) => void> = [];
+  attach(link: KissLink): void {
+    link.onFrame((f) => {
+      if (f.command !== 0 || f.port !== 0) return;
+      for (const fn of this.fns) fn(f.data);
+    });
+  }
+  add(fn: (ax25: Uint8Array) => void): void {
+    this.fns.push(fn);
   }
 }
 
@@ -74,12 +75,12 @@ export function makeTransport(s: AprsSettings, o: TransportOptions): MadeTranspo
   return { transport: new DirewolfTransport(s, ptt, o), claimDevice: r.device, ownedResource: r.text ?? 'Dire Wolf sidecar (receive only, no PTT line)' };
 }
 
-/** Dire Wolf as a child process; its KISS pseudo-terminal opened with serialport, reopened on each restart. */
+/** Dire Wolf as a child process; its KISS pseudo-terminal opened through a KissLink, reopened on each restart. */
 export class DirewolfTransport implements AprsTransport {
   readonly kind = 'direwolf' as const;
   private readonly tnc: TncProcess;
-  private readonly framing = new KissFraming();
-  private conn: SerialConnection | null = null;
+  private readonly frames = new FrameFanout();
+  private link: KissLink | null = null;
   private linkError: string | null = null;
 
   constructor(s: AprsSettings, private readonly ptt: PttPlan, private readonly o: TransportOptions) {
@@ -98,23 +99,24 @@ export class DirewolfTransport implements AprsTransport {
     this.tnc.onPty((path) => void this.attach(path));
   }
 
+  /** Each announced pseudo-terminal (a restart makes a new one) gets a fresh link; null closes it. */
   private async attach(path: string | null): Promise<void> {
-    const old = this.conn;
-    this.conn = null;
-    await old?.close().catch(() => {});
+    const old = this.link;
+    this.link = null;
+    await old?.close();
     if (!path) return;
-    try {
-      const c = await this.o.serial.open(path, 9600);
-      c.onData((chunk) => this.framing.decoder.push(chunk));
-      c.onClose((err) => {
-        if (this.conn === c) this.conn = null;
-        if (err) this.linkError = `KISS pseudo-terminal closed: ${errorMessage(err)}`;
-      });
-      this.conn = c;
-      this.linkError = null;
-    } catch (err) {
-      this.linkError = `cannot open the KISS pseudo-terminal ${path}: ${errorMessage(err)}`;
+    const link = new PtyKissLink(path, { serial: this.o.serial, clock: this.o.clock });
+    this.frames.attach(link);
+    link.onClose((err) => {
+      if (err) this.linkError = `KISS pseudo-terminal closed: ${err}`;
+    });
+    const r = await link.open();
+    if (!r.ok) {
+      this.linkError = `cannot open the KISS pseudo-terminal ${path}: ${r.error}`;
+      return;
     }
+    this.link = link;
+    this.linkError = null;
   }
 
   async start(): Promise<void> {
@@ -122,42 +124,39 @@ export class DirewolfTransport implements AprsTransport {
     if (!r.ok) throw new Error(r.error);
     const pty = await this.tnc.waitForPty(this.o.ptyWaitMs);
     if (!pty) throw new Error(`Dire Wolf announced no KISS pseudo-terminal within ${this.o.ptyWaitMs} ms: ${this.tnc.status().output_tail.slice(-3).join(' | ')}`);
-    // onPty may still be opening it: wait for that one open.
-    for (let i = 0; i < 50 && !this.conn && !this.linkError; i++) await new Promise((res) => setTimeout(res, 20));
-    if (!this.conn) throw new Error(this.linkError ?? 'the KISS pseudo-terminal did not open');
+    // onPty may still be opening it: wait for that one open (real time: it is a device open).
+    for (let i = 0; i < 100 && !this.link?.connected && !this.linkError; i++) await new Promise((res) => setTimeout(res, 20));
+    if (!this.link?.connected) throw new Error(this.linkError ?? 'the KISS pseudo-terminal did not open');
   }
 
   async stop(): Promise<void> {
-    const c = this.conn;
-    this.conn = null;
-    await c?.close().catch(() => {});
+    const l = this.link;
+    this.link = null;
+    await l?.close();
     await this.tnc.stop();
   }
 
   kill(): void {
     // SIGINT first: Dire Wolf drops PTT in its handler; SIGKILL follows shortly.
     this.tnc.kill();
-    const c = this.conn;
-    this.conn = null;
-    void c?.close().catch(() => {});
+    const l = this.link;
+    this.link = null;
+    void l?.close();
   }
 
   send(ax25: Uint8Array): boolean {
-    const c = this.conn;
-    if (!c) return false;
-    c.write(encodeKiss(ax25)).catch((err) => (this.linkError = `KISS write: ${errorMessage(err)}`));
-    return true;
+    return this.link?.send(ax25) ?? false;
   }
 
   onFrame(fn: (ax25: Uint8Array) => void): void {
-    this.framing.onFrame(fn);
+    this.frames.add(fn);
   }
 
   status(): TransportStatus {
     const t = this.tnc.status();
     return {
       sidecar_running: t.running,
-      kiss_connected: this.conn !== null,
+      kiss_connected: this.link?.connected ?? false,
       modem_state: t.running ? `Dire Wolf 1200 baud AFSK${t.ptt_unavailable ? ' (PTT unavailable: receive only)' : ''}` : t.last_exit ? `stopped (${t.last_exit})` : 'starting',
       control_endpoint: t.pty_path ? `KISS on ${t.pty_path}` : 'KISS pseudo-terminal (not yet announced)',
       sidecar_command: t.command,
@@ -168,73 +167,59 @@ export class DirewolfTransport implements AprsTransport {
   }
 }
 
-/** An operator's KISS TNC over TCP, reconnected with capped backoff while wanted. */
+/** An operator's KISS TNC over TCP, reopened with capped backoff while wanted. */
 export class ExternalKissTransport implements AprsTransport {
   readonly kind = 'external-kiss' as const;
-  private readonly framing = new KissFraming();
-  private socket: net.Socket | null = null;
-  private up = false;
+  private readonly frames = new FrameFanout();
+  private readonly link: TcpKissLink;
   private want = false;
   private attempt = 0;
   private retry: Timer | null = null;
   private lastError: string | null = null;
 
-  constructor(private readonly host: string, private readonly port: number, private readonly clock: Clock) {}
-
-  private open(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const sock = net.connect({ host: this.host, port: this.port });
-      this.socket = sock;
-      sock.setNoDelay(true);
-      let settled = false;
-      sock.once('connect', () => {
-        settled = true;
-        this.up = true;
-        this.attempt = 0;
-        this.lastError = null;
-        resolve();
-      });
-      sock.on('data', (chunk) => this.framing.decoder.push(chunk));
-      sock.on('error', (err) => {
-        this.lastError = `KISS TNC ${this.host}:${this.port}: ${errorMessage(err)}`;
-        if (!settled) {
-          settled = true;
-          reject(err);
-        }
-      });
-      sock.on('close', () => {
-        if (this.socket === sock) {
-          this.socket = null;
-          this.up = false;
-          if (this.want) this.scheduleReconnect();
-        }
-      });
+  constructor(host: string, port: number, private readonly clock: Clock) {
+    this.link = new TcpKissLink(host, port, { clock });
+    this.frames.attach(this.link);
+    this.link.onClose((err) => {
+      if (err) this.lastError = `KISS TNC ${this.link.endpoint}: ${err}`;
+      if (this.want) this.scheduleReconnect();
     });
+  }
+
+  private async open(): Promise<boolean> {
+    const r = await this.link.open();
+    if (r.ok) {
+      this.attempt = 0;
+      this.lastError = null;
+      return true;
+    }
+    this.lastError = `KISS TNC ${this.link.endpoint}: ${r.error}`;
+    return false;
   }
 
   private scheduleReconnect(): void {
     if (this.retry) return;
     const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
-    log.info(`KISS TNC ${this.host}:${this.port} lost; reconnecting in ${ms} ms`);
+    log.info(`KISS TNC ${this.link.endpoint} lost; reconnecting in ${ms} ms`);
     this.retry = this.clock.setTimeout(() => {
       this.retry = null;
-      if (this.want) this.open().catch(() => {});
+      if (this.want) void this.open().then((ok) => !ok && this.want && this.scheduleReconnect());
     }, ms);
   }
 
   async start(): Promise<void> {
     this.want = true;
-    await this.open();
+    if (!(await this.open())) {
+      this.want = false;
+      throw new Error(this.lastError ?? 'KISS TNC did not answer');
+    }
   }
 
   async stop(): Promise<void> {
     this.want = false;
     this.retry?.cancel();
     this.retry = null;
-    const s = this.socket;
-    this.socket = null;
-    this.up = false;
-    s?.destroy();
+    await this.link.close();
   }
 
   kill(): void {
@@ -242,21 +227,20 @@ export class ExternalKissTransport implements AprsTransport {
   }
 
   send(ax25: Uint8Array): boolean {
-    if (!this.up || !this.socket) return false;
-    this.socket.write(encodeKiss(ax25));
-    return true;
+    return this.link.send(ax25);
   }
 
   onFrame(fn: (ax25: Uint8Array) => void): void {
-    this.framing.onFrame(fn);
+    this.frames.add(fn);
   }
 
   status(): TransportStatus {
+    const up = this.link.connected;
     return {
       sidecar_running: false,
-      kiss_connected: this.up,
-      modem_state: this.up ? 'external KISS TNC' : this.want ? 'reconnecting to the external KISS TNC' : 'stopped',
-      control_endpoint: `${this.host}:${this.port}`,
+      kiss_connected: up,
+      modem_state: up ? 'external KISS TNC' : this.want ? 'reconnecting to the external KISS TNC' : 'stopped',
+      control_endpoint: this.link.endpoint,
       sidecar_command: [],
       output_tail: [],
       last_error: this.lastError,
