@@ -1,13 +1,11 @@
 import { readFileSync, rmSync } from 'node:fs';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { FixedClock } from '../src/util/clock.js';
 import { tmpDataDir } from '../test/helpers/server.js';
 import { spawnDeployed } from '../test/helpers/deployed.js';
 import { FakeKissTnc, ax25 } from '../test/aprs/aprs-fixture.js';
-import type { BudgetLine, Suite } from './harness.js';
+import { settleHeap, type BudgetLine, type Suite } from './harness.js';
 import { describeRuntime } from './child-bundle.js';
 
 // APRS receive budgets (issue 12): a 10-minute soak at 50 packets/s through the whole receive
@@ -19,15 +17,6 @@ const RATE = 50;
 const SOAK_S = 600;
 const MiB = 1024 ** 2;
 const WARMUP = 20_000;
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
-const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((r) => setImmediate(r));
-  }
-};
 
 /** A realistic mix: positions (several formats), messages, status; many stations so the heard list fills. */
 function packet(i: number): Uint8Array {
@@ -70,11 +59,11 @@ async function soak(): Promise<{ before: NodeJS.MemoryUsage; after: NodeJS.Memor
     // bounded structures are full and the code is compiled before the measured soak.
     await run(WARMUP, 0);
     await s.aprs.log.flush();
-    await settle();
+    await settleHeap();
     const before = process.memoryUsage();
     await run(RATE * SOAK_S, WARMUP);
     await s.aprs.log.flush();
-    await settle();
+    await settleHeap();
     const after = process.memoryUsage();
     return { before, after, received: s.aprs.counters.rx };
   } finally {

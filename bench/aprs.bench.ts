@@ -1,7 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
-import vm from 'node:vm';
-import { medianMs, type BudgetLine, type Suite } from './harness.js';
+import { medianMs, settleHeap, type BudgetLine, type Suite } from './harness.js';
 import { bundleForChild, describeRuntime, runDeployedChild } from './child-bundle.js';
 
 // APRS codec budgets: decode of one packet per format (js-aprs-fap behind our wrapper) and encode
@@ -21,25 +19,17 @@ const PACKETS = {
 };
 
 async function child(): Promise<void> {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as () => void;
-  const settle = async () => {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await new Promise((r) => setImmediate(r));
-    }
-  };
   // A running server has long since grown V8's pages; without this warm-up any first 10k
   // operations (even JSON round trips) add ~5 MiB RSS, which is not the decoder's.
   let sink = 0;
   for (let i = 0; i < 20_000; i++) sink += JSON.parse(JSON.stringify({ i, s: `N0CALL-${i}>APRS:!${i}` })).s.replace(/\d+/g, '#').length;
-  await settle();
+  await settleHeap();
   const before = process.memoryUsage();
   const { decodeAprs } = await import('../src/aprs/codec/aprs-decode.js');
   const all = Object.values(PACKETS);
   let positions = 0;
   for (let i = 0; i < 10_000; i++) if (decodeAprs(all[i % all.length]).kind === 'position') positions++;
-  await settle();
+  await settleHeap();
   const after = process.memoryUsage();
   process.stdout.write(JSON.stringify({ sink, positions, heap: after.heapUsed - before.heapUsed, rss: after.rss - before.rss, rssBefore: before.rss }) + '\n');
 }

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Bench } from 'tinybench';
 
 // Every budget line prints: what, measured figure, budget, verdict.
@@ -40,4 +42,14 @@ export function printTable(suite: string, lines: BudgetLine[]): boolean {
     );
   }
   return ok;
+}
+
+/** Full collections until the heap is quiet, so a before/after memory figure is the structures' own. */
+export async function settleHeap(): Promise<void> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setImmediate(r));
+  }
 }

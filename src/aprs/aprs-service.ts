@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AprsSettings, AprsSettingsSchema } from './settings.js';
 import type { AprsStatusSource } from './types.js';
 import { defaultAprsRuntime } from './types.js';
-import type { AprsRuntime, AprsTarget, RecentPacket } from './schemas.js';
+import type { AprsRuntime, AprsTarget } from './schemas.js';
 import { allTargets, findChannel, selectedTarget, txPath, type TargetWorld } from './targets/targets.js';
 import { HeardStations, RecentPackets } from './heard.js';
 import { AprsReceiver, type ReceiveCounters } from './receive.js';
@@ -33,6 +33,9 @@ const log = logger('aprs');
 
 /** Housekeeping while connected: iGate reconcile (network may come and go) and retune. */
 export const APRS_TICK_MS = 5000;
+
+/** Who holds a serial device the TNC's PTT opens (DeviceClaims owner name). */
+const PTT_OWNER = 'the APRS TNC (PTT)';
 
 /** What the APRS service reads from the rig controller. */
 export interface RadioLink {
@@ -264,8 +267,7 @@ export class AprsService implements AprsStatusSource {
     }
     const made = makeTransport(s, { dataDir: this.d.dataDir, clock: this.d.clock, identity: this.identity(), serial: nodeSerialDriver, ptyWaitMs: 8000, ...this.d.transport });
     // The PTT device is claimed before anything opens it: never two owners of one tty.
-    const owner = 'the APRS TNC (PTT)';
-    if (made.claimDevice) this.d.claims.claim(made.claimDevice, owner);
+    if (made.claimDevice) this.d.claims.claim(made.claimDevice, PTT_OWNER);
     this.estop = false;
     this.lastError = null;
     this.transport = made.transport;
@@ -277,12 +279,11 @@ export class AprsService implements AprsStatusSource {
       this.lastError = `transport did not start: ${errorMessage(err)}`;
       await made.transport.stop().catch(() => {});
       this.transport = null;
-      this.d.claims.release(owner);
+      this.d.claims.release(PTT_OWNER);
       throw new AppError(502, 'transport_failed', this.lastError);
     }
     this.connected = true;
     this.startedAt = iso(this.d.clock.now());
-    await this.log.load();
     this.schedule(0);
     log.info(`connected (${made.transport.kind}); ${this.ownedResource ?? 'no device held'}`);
   }
@@ -294,7 +295,7 @@ export class AprsService implements AprsStatusSource {
     this.transport = null;
     this.igate.stop();
     if (t) await t.stop().catch((err) => (this.lastError = `stopping the transport: ${errorMessage(err)}`));
-    this.d.claims.release('the APRS TNC (PTT)');
+    this.d.claims.release(PTT_OWNER);
     this.retuned = null;
   }
 
@@ -311,7 +312,7 @@ export class AprsService implements AprsStatusSource {
       this.lastError = `emergency stop: ${errorMessage(err)}`;
     }
     this.igate.stop();
-    this.d.claims.release('the APRS TNC (PTT)');
+    this.d.claims.release(PTT_OWNER);
     let rig: boolean | null = null;
     if (this.d.radio.runtime().connected) {
       rig = await this.d.radio.pttOff().catch(() => false);
@@ -402,13 +403,11 @@ export class AprsService implements AprsStatusSource {
 
   // --- log and TNC ---------------------------------------------------------------------------
 
-  async logEntries(limit?: number) {
-    await this.log.load();
+  logEntries(limit?: number) {
     return this.log.entries({ limit });
   }
 
-  async clearLog(bucket: AgeBucket) {
-    await this.log.load();
+  clearLog(bucket: AgeBucket) {
     return this.log.prune(bucket);
   }
 
@@ -451,4 +450,3 @@ const TRANSPORT_KEYS: (keyof AprsSettings)[] = [
   'audio_input_device', 'audio_output_device', 'kiss_host', 'kiss_port', 'tnc_binary',
 ];
 
-export type { RecentPacket };

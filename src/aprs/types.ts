@@ -1,9 +1,8 @@
 import type { AprsSettings } from './settings.js';
 import type { AprsRuntime, AprsTarget } from './schemas.js';
 
-// APRS runtime and target as system state and the lite snapshot show them (spec part 2).
-// Until the APRS station service lands, `defaultAprsStatus` answers with the resting state:
-// nothing started, transmit blocked. The APRS service replaces services.aprsStatus.
+// APRS runtime and target as system state and the lite snapshot read them (spec part 2); the
+// APRS service implements AprsStatusSource and builds its runtime on the resting default here.
 
 export type { AprsRuntime, AprsTarget } from './schemas.js';
 
@@ -13,38 +12,7 @@ export interface AprsStatusSource {
   previewTarget(settings: AprsSettings): AprsTarget;
 }
 
-const NOT_RUNNING = 'APRS station service not running';
-
-export function defaultAprsTarget(s: AprsSettings): AprsTarget {
-  const sat = s.operating_mode === 'satellite';
-  return {
-    operating_mode: s.operating_mode,
-    label: sat ? `satellite ${s.selected_satellite_id ?? '(none selected)'}` : 'terrestrial',
-    sat_id: sat ? s.selected_satellite_id : null,
-    sat_name: null,
-    channel_id: sat ? s.selected_channel_id : null,
-    channel_label: null,
-    frequency_hz: sat ? null : s.terrestrial_manual_frequency_hz,
-    uplink_hz: null,
-    downlink_hz: null,
-    path_default: sat ? s.satellite_path : s.terrestrial_path,
-    region_label: null,
-    guidance: null,
-    requires_pass: sat,
-    pass_active: false,
-    pass_aos: null,
-    pass_los: null,
-    corrected_frequency_hz: null,
-    corrected_uplink_hz: null,
-    corrected_downlink_hz: null,
-    correction_side: null,
-    active_phase: null,
-    retune_active: false,
-    can_transmit: false,
-    tx_block_reason: NOT_RUNNING,
-    reason: NOT_RUNNING,
-  };
-}
+const NOT_CONNECTED = 'APRS not connected';
 
 export function defaultAprsRuntime(s: AprsSettings): AprsRuntime {
   return {
@@ -75,13 +43,13 @@ export function defaultAprsRuntime(s: AprsSettings): AprsRuntime {
     heard_count: 0,
     digipeater_requested: s.digipeater.enabled,
     digipeater_active: false,
-    digipeater_reason: s.digipeater.enabled ? NOT_RUNNING : null,
+    digipeater_reason: s.digipeater.enabled ? NOT_CONNECTED : null,
     igate_requested: s.igate.enabled,
     igate_active: false,
     igate_auto_enabled: false,
     igate_status: 'stopped',
     igate_connected: false,
-    igate_reason: s.igate.enabled ? NOT_RUNNING : null,
+    igate_reason: s.igate.enabled ? NOT_CONNECTED : null,
     igate_server: null,
     igate_last_connect_at: null,
     igate_last_error: null,
@@ -95,11 +63,6 @@ export function defaultAprsRuntime(s: AprsSettings): AprsRuntime {
     dropped_by_reason: {},
   };
 }
-
-export const defaultAprsStatus: AprsStatusSource = {
-  runtime: defaultAprsRuntime,
-  previewTarget: defaultAprsTarget,
-};
 
 /** The APRS summary the lite snapshot carries for its focus satellite. */
 export function aprsSummary(s: AprsSettings, runtime: AprsRuntime, target: AprsTarget, identity: { valid: boolean; callsign: string }, focusSatId: string | null) {

@@ -10,7 +10,6 @@ import type { SerialDriver } from '../../radio/link/serial-driver.js';
 import type { StationIdentity } from '../../station/callsign.js';
 import type { Clock, Timer } from '../../util/clock.js';
 import { backoffMs } from '../../util/queue.js';
-import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
 
 // The two USB-side transports. Dire Wolf: our sidecar, KISS on the pseudo-terminal it makes
@@ -82,6 +81,8 @@ export class DirewolfTransport implements AprsTransport {
   private readonly frames = new FrameFanout();
   private link: KissLink | null = null;
   private linkError: string | null = null;
+  /** The open under way for the latest announced pseudo-terminal. */
+  private attaching: Promise<void> = Promise.resolve();
 
   constructor(s: AprsSettings, private readonly ptt: PttPlan, private readonly o: TransportOptions) {
     const bin = resolveTncBinary(s.tnc_binary, o.env);
@@ -96,7 +97,7 @@ export class DirewolfTransport implements AprsTransport {
       clock: o.clock,
       env: o.env ? { ...process.env, ...o.env } : undefined,
     });
-    this.tnc.onPty((path) => void this.attach(path));
+    this.tnc.onPty((path) => (this.attaching = this.attach(path)));
   }
 
   /** Each announced pseudo-terminal (a restart makes a new one) gets a fresh link; null closes it. */
@@ -124,8 +125,7 @@ export class DirewolfTransport implements AprsTransport {
     if (!r.ok) throw new Error(r.error);
     const pty = await this.tnc.waitForPty(this.o.ptyWaitMs);
     if (!pty) throw new Error(`Dire Wolf announced no KISS pseudo-terminal within ${this.o.ptyWaitMs} ms: ${this.tnc.status().output_tail.slice(-3).join(' | ')}`);
-    // onPty may still be opening it: wait for that one open (real time: it is a device open).
-    for (let i = 0; i < 100 && !this.link?.connected && !this.linkError; i++) await new Promise((res) => setTimeout(res, 20));
+    await this.attaching;
     if (!this.link?.connected) throw new Error(this.linkError ?? 'the KISS pseudo-terminal did not open');
   }
 

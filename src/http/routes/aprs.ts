@@ -140,7 +140,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       summary: 'The stored receive log (newest first), not the in-memory recent tail',
       query: v.object({ limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(100000))) }),
       response: v.object({ items: v.array(AprsLogEntrySchema) }),
-      handler: async ({ query }) => ({ items: await a.logEntries(query.limit) }),
+      handler: ({ query }) => ({ items: a.logEntries(query.limit) }),
     }),
     route({
       method: 'POST',
@@ -156,16 +156,16 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/log/export.csv`,
       tag: 'aprs',
       summary: 'The stored log as CSV (id, received_at, source, destination, message, text)',
-      handler: async () =>
-        new RawReply(toCsv(await a.logEntries()), 'text/csv; charset=utf-8', 200, { 'Content-Disposition': 'attachment; filename="aprs-log.csv"' }),
+      handler: () =>
+        new RawReply(toCsv(a.logEntries()), 'text/csv; charset=utf-8', 200, { 'Content-Disposition': 'attachment; filename="aprs-log.csv"' }),
     }),
     route({
       method: 'GET',
       path: `${base}/log/export.json`,
       tag: 'aprs',
       summary: 'The stored log as JSON {exported_at, count, items}',
-      handler: async () =>
-        new RawReply(JSON.stringify(toJsonExport(await a.logEntries(), s.clock.now())), 'application/json; charset=utf-8', 200, {
+      handler: () =>
+        new RawReply(JSON.stringify(toJsonExport(a.logEntries(), s.clock.now())), 'application/json; charset=utf-8', 200, {
           'Content-Disposition': 'attachment; filename="aprs-log.json"',
         }),
     }),

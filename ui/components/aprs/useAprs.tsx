@@ -1,5 +1,4 @@
-import { useState } from 'preact/hooks';
-import { ApiError, errorText, postJson } from '../../lib/api';
+import { useActions } from '../useActions';
 import { usePoll } from '../usePoll';
 import { clock, day, zoneLabel, type Zone } from '../../lib/time';
 import type { AprsRuntime, AprsTarget } from '../../../src/aprs/schemas';
@@ -18,13 +17,6 @@ export interface AprsState {
   previewTarget: AprsTarget;
 }
 
-export interface Outcome {
-  ok: boolean;
-  text: string;
-  /** The API's error code (invalid_callsign, transport_failed…) when it failed. */
-  code?: string;
-}
-
 export const STATE_URL = '/api/v1/aprs/state';
 /** The server holds the state; this only reads its copy. Packets show within this. */
 export const STATE_POLL_MS = 1500;
@@ -34,50 +26,12 @@ const TARGETS_POLL_MS = 15_000;
 export function useAprs() {
   const poll = usePoll<AprsState>(STATE_URL, STATE_POLL_MS);
   const targets = usePoll<{ items: AprsTarget[] }>('/api/v1/aprs/targets', TARGETS_POLL_MS);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Record<string, Outcome>>({});
-  const say = (key: string, o: Outcome) => setOutcome((all) => ({ ...all, [key]: o }));
-  /** Forgets outcomes a later action made stale ("connected" once the emergency stop dropped the link). */
-  const forget = (...keys: string[]) =>
-    setOutcome((all) => {
-      const next = { ...all };
-      for (const k of keys) delete next[k];
-      return next;
-    });
-  /**
-   * Runs one action, keyed by where its outcome shows; `done` words the success from the answer
-   * (or turns it into a failure: a blocked send answers 200). One action at a time.
-   */
-  const act = async <T = unknown,>(key: string, path: string, body: unknown, done: string | ((answer: T) => string | Outcome)): Promise<T | null> => {
-    setBusy(key);
-    try {
-      const answer = await postJson<T>(`/api/v1/aprs${path}`, body);
-      const said = typeof done === 'string' ? done : done(answer);
-      say(key, typeof said === 'string' ? { ok: true, text: said } : said);
-      return answer;
-    } catch (e) {
-      say(key, { ok: false, text: errorText(e), code: e instanceof ApiError ? e.code : undefined });
-      return null;
-    } finally {
-      setBusy(null);
-      poll.refresh();
-    }
-  };
+  const { busy, outcome, act, say, forget } = useActions('/api/v1/aprs', () => poll.refresh());
   return { poll, state: poll.data, targets, busy, outcome, act, say, forget };
 }
 
 export type Aprs = ReturnType<typeof useAprs>;
-
-/** One action's outcome, beside the control that ran it. */
-export function OutcomeLine(props: { o?: Outcome; name: string }) {
-  if (!props.o) return null;
-  return (
-    <p class={`outcome ${props.o.ok ? 'ok' : 'bad'}`} role={props.o.ok ? 'status' : 'alert'} data-outcome={props.name} data-code={props.o.code}>
-      {props.o.ok ? '✓ ' : '✗ '}
-      {props.o.text}
-    </p>
-  );
-}
+export { OutcomeLine, words, type Outcome } from '../useActions';
 
 /** "144.800" MHz with three decimals (APRS channels sit on 5 kHz steps, Doppler on 1 kHz). */
 export const mhz = (hz: number | null | undefined): string => (hz == null ? '—' : (hz / 1e6).toFixed(3));
@@ -96,4 +50,3 @@ export function transportText(s: AprsSettings): string {
   return `${s.tnc_binary || 'direwolf'} sidecar (KISS on a pseudo-terminal)`;
 }
 
-export const words = (s: string): string => s.replace(/_/g, ' ');
