@@ -101,7 +101,8 @@ export class AprsReceiver {
       to_us: addressee !== null && addressee.toUpperCase() === me.callsign,
     });
     this.d.heard.hear({
-      callsign: source,
+      // A third-party packet (}) was heard from its relay but is the originator's.
+      callsign: aprs.third_party?.source ?? source,
       at,
       kind: aprs.kind,
       summary,

@@ -120,7 +120,8 @@ describe('APRS station on a KISS TNC', () => {
   it('receives: recent packets, heard stations, the stored log and its exports', async () => {
     f.tnc.push(ax25('N0CALL-9>APRS,WIDE1-1:!4903.50N/07201.75W-Test 001234'));
     f.tnc.push(ax25('N1ABC>APRS,DIGI1*::G4ABC-7  :hello back{7'));
-    await until(async () => (await f.s.get('/api/v1/aprs/state')).body.runtime.packets_rx === 2, 'two packets received');
+    f.tnc.push(ax25('N9GW>APRS,WIDE1-1:}K1ORIG>APRS,TCPIP,N9GW*:>relayed status'));
+    await until(async () => (await f.s.get('/api/v1/aprs/state')).body.runtime.packets_rx === 3, 'three packets received');
     const rt = (await f.s.get('/api/v1/aprs/state')).body.runtime;
     const pos = rt.recent_packets.find((p: { source: string }) => p.source === 'N0CALL-9');
     assert.equal(pos.kind, 'position');
@@ -130,22 +131,23 @@ describe('APRS station on a KISS TNC', () => {
     const heard = rt.heard_stations.find((h: { callsign: string }) => h.callsign === 'N0CALL-9');
     assert.ok(Math.abs(heard.lat - 49.0583) < 0.001 && Math.abs(heard.lon + 72.0292) < 0.001);
     assert.equal(heard.direct, true);
+    assert.ok(rt.heard_stations.some((h: { callsign: string }) => h.callsign === 'K1ORIG'), 'third-party packet credited to its originator');
     assert.equal(rt.heard_stations.find((h: { callsign: string }) => h.callsign === 'N1ABC').direct, false);
     const log = await f.s.get('/api/v1/aprs/log');
-    assert.equal(log.body.items.length, 2);
-    assert.equal(log.body.items[0].source, 'N1ABC');
-    assert.equal(log.body.items[0].message, true);
-    assert.equal(log.body.items[0].text, 'hello back');
+    assert.equal(log.body.items.length, 3);
+    const back = log.body.items.find((e: { source: string }) => e.source === 'N1ABC');
+    assert.equal(back.message, true);
+    assert.equal(back.text, 'hello back');
     const csv = await fetch(`${f.s.base}/api/v1/aprs/log/export.csv`);
     assert.match(csv.headers.get('content-type')!, /text\/csv/);
     const text = await csv.text();
     assert.match(text, /^id,received_at,source,destination,message,text\r?\n/);
     assert.match(text, /N0CALL-9/);
     const json = await (await fetch(`${f.s.base}/api/v1/aprs/log/export.json`)).json();
-    assert.equal(json.count, 2);
+    assert.equal(json.count, 3);
     const clear = await f.s.post('/api/v1/aprs/log/clear', { age_bucket: 'all' });
     assert.equal(clear.status, 200);
-    assert.equal(clear.body.removed, 2);
+    assert.equal(clear.body.removed, 3);
     assert.equal((await f.s.get('/api/v1/aprs/log')).body.items.length, 0);
   });
 
