@@ -16,6 +16,7 @@ import { nodeSerialDriver, type SerialDriver } from './radio/link/serial-driver.
 import type { CivTimeouts } from './radio/civ-bus.js';
 import { AprsService, type AprsServiceDeps } from './aprs/aprs-service.js';
 import { DeviceClaims } from './util/device-claims.js';
+import { AccessService } from './access/access-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
@@ -114,6 +115,8 @@ export class App {
       transport: opts.aprsTransport,
     });
     this.parts.push(aprs);
+    const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
+    this.parts.push(access);
     this.services = {
       version: VERSION,
       config,
@@ -134,6 +137,7 @@ export class App {
       radioStatus: radio,
       aprs,
       aprsStatus: aprs,
+      access,
     };
     // No lite invalidation on location change: the cache key carries the rounded location, and the
     // spec lists exactly which routes clear the cache (POST /location among them).
@@ -143,6 +147,7 @@ export class App {
       assets: ui?.assets,
       onLiteInvalidate: () => this.services.invalidateLite(),
       checkResponses: opts.checkResponses,
+      gate: (c) => access.gate(c),
     });
   }
 

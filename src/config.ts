@@ -16,6 +16,8 @@ export interface Config {
   catalogSources: string[];
   /** Where the built UI lives (dist/ui next to the bundle). */
   uiDir: string | null;
+  /** OPERATOR_TOKEN: locks the station with this token (the API cannot unlock it); null = the setting decides. */
+  operatorToken: string | null;
 }
 
 const LOW_POWER_MEMORY_BYTES = 1024 ** 3;
@@ -28,6 +30,7 @@ const EnvSchema = v.object({
   LOW_POWER: v.optional(v.picklist(['auto', '0', '1', 'true', 'false', 'on', 'off']), 'auto'),
   CATALOG_SOURCES: v.optional(v.string(), ''),
   UI_DIR: v.optional(v.string()),
+  OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'), v.maxLength(256))),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, memBytes = totalmem()): Config {
@@ -53,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memBytes = tota
     lowPower,
     catalogSources: e.CATALOG_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
     uiDir: e.UI_DIR ? resolve(e.UI_DIR) : null,
+    operatorToken: e.OPERATOR_TOKEN ?? null,
   };
 }

@@ -16,6 +16,7 @@ import type { RadioStatusSource } from './radio/types.js';
 import type { RadioService } from './radio/radio-service.js';
 import type { AprsStatusSource } from './aprs/types.js';
 import type { AprsService } from './aprs/aprs-service.js';
+import type { AccessService } from './access/access-service.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
 // import it without importing app.ts (which imports the routes).
@@ -62,4 +63,6 @@ export interface Services {
   aprs: AprsService;
   /** APRS runtime/preview target for system state and the lite snapshot (the APRS service). */
   aprsStatus: AprsStatusSource;
+  /** The operator lock: open by default; when locked, POSTs need the operator token (the HTTP gate). */
+  access: AccessService;
 }

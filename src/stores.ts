@@ -10,6 +10,7 @@ import { NetworkSchema, defaultNetwork } from './station/network.js';
 import { RadioSettingsSchema, defaultRadioSettings } from './radio/settings.js';
 import { AprsSettingsSchema, defaultAprsSettings } from './aprs/settings.js';
 import { CatalogSourcesSchema, defaultCatalogSources } from './catalog/sources.js';
+import { AccessFileSchema, defaultAccessFile } from './access/schemas.js';
 
 // The flat-file stores, one module every side may import (no area imports another through it).
 
@@ -28,6 +29,8 @@ export function createStores(dir: string, clock: Clock) {
     radio: new JsonStore({ dir, name: 'radio-settings', schema: RadioSettingsSchema, defaults: defaultRadioSettings, now }),
     aprs: new JsonStore({ dir, name: 'aprs-settings', schema: AprsSettingsSchema, defaults: defaultAprsSettings, now }),
     catalogSources: new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources, now }),
+    // The operator token's hash: readable by the service user only.
+    access: new JsonStore({ dir, name: 'access', schema: AccessFileSchema, defaults: defaultAccessFile, now, mode: 0o600 }),
   };
 }
 export type Stores = ReturnType<typeof createStores>;

@@ -16,6 +16,16 @@ export class RawReply {
   ) {}
 }
 
+/** What a request presents to the operator lock (src/access): read for every POST and for routes that ask. */
+export interface RequestCredentials {
+  /** `Authorization: Bearer <token>`, or null. */
+  bearer: string | null;
+  /** The login cookie's value, or null. */
+  cookie: string | null;
+  /** The client address, for counting wrong tokens. */
+  ip: string;
+}
+
 export interface RequestContext<Q, B> {
   query: Q;
   body: B;
@@ -23,6 +33,8 @@ export interface RequestContext<Q, B> {
   accept: string;
   acceptEncoding: string;
   path: string;
+  /** Set for POSTs and for routes with `credentials: true`; null otherwise. */
+  credentials: RequestCredentials | null;
 }
 
 export interface RouteDef<QS extends AnySchema | undefined = any, BS extends AnySchema | undefined = any> {
@@ -35,6 +47,13 @@ export interface RouteDef<QS extends AnySchema | undefined = any, BS extends Any
   body?: BS;
   /** Documents the success body in /docs. */
   response?: AnySchema;
+  /**
+   * A POST that needs no operator token even when the station is locked: emergency stop (it can
+   * only make the station safer) and the login itself.
+   */
+  open?: boolean;
+  /** A GET whose handler reads ctx.credentials (the lock state says whether the caller is signed in). */
+  credentials?: boolean;
   /** Spec part 4 "Lite snapshot rules": these POSTs clear the lite snapshot cache on success. */
   clearsLiteCache?: boolean;
   handler: (ctx: RequestContext<Out<QS>, Out<BS>>) => unknown | Promise<unknown>;

@@ -3,7 +3,8 @@ import uWS from 'uWebSockets.js';
 import { AppError, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { StoreValidationError } from '../store/json-store.js';
-import { RawReply, type RouteDef } from './route.js';
+import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
+import { RawReply, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
 import { parseOr400, validationError } from './validate.js';
 
@@ -18,11 +19,14 @@ const STATUS: Record<number, string> = {
   204: '204 No Content',
   304: '304 Not Modified',
   400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   409: '409 Conflict',
   413: '413 Payload Too Large',
   415: '415 Unsupported Media Type',
+  429: '429 Too Many Requests',
   431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',
@@ -50,6 +54,12 @@ export interface HttpServerOptions {
    * 500 response_schema_mismatch when it drifts, so /docs cannot lie about what is sent.
    */
   checkResponses?: boolean;
+  /**
+   * The operator lock: runs before every POST not marked `open`, after its body has arrived and
+   * before it is parsed or validated; returns when the caller may go on, throws AppError (401/429)
+   * otherwise. Returns synchronously while the station is open.
+   */
+  gate?: (credentials: RequestCredentials) => void | Promise<void>;
 }
 
 interface Reply {
@@ -68,7 +78,7 @@ const INTERNAL_ERROR: Reply = errorReply(500, 'internal_error', 'internal error;
 
 /** Maps anything a handler throws to the one error body; unknown errors are 500 and logged. */
 export function replyForError(err: unknown, route?: RouteDef): Reply {
-  if (err instanceof AppError) return errorReply(err.status, err.code, err.message, err.details);
+  if (err instanceof AppError) return errorReply(err.status, err.code, err.message, err.details, err.headers);
   if (err instanceof StoreValidationError) {
     const e = validationError(err.issues, 'body');
     return errorReply(e.status, e.code, e.message, e.details);
@@ -160,6 +170,7 @@ export class HttpServer {
       accept: req.getHeader('accept'),
       acceptEncoding,
       path: url,
+      credentials: method === 'POST' || route.credentials ? readCredentials(res, req) : null,
     };
     const contentType = req.getHeader('content-type');
     const declaredLength = Number(req.getHeader('content-length') || 0);
@@ -192,22 +203,40 @@ export class HttpServer {
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
       if (!isLast) return;
       const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      if (raw.length === 0 || raw.toString('utf8').trim() === '') {
-        ctx.body = {};
-      } else {
-        if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
-          this.finish(res, state, errorReply(415, 'unsupported_media_type', 'request body must be application/json', { content_type: contentType || null }));
-          return;
+      this.afterGate(res, route, ctx.credentials, state, () => {
+        if (raw.length === 0 || raw.toString('utf8').trim() === '') {
+          ctx.body = {};
+        } else {
+          if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+            this.finish(res, state, errorReply(415, 'unsupported_media_type', 'request body must be application/json', { content_type: contentType || null }));
+            return;
+          }
+          try {
+            ctx.body = JSON.parse(raw.toString('utf8'));
+          } catch (err) {
+            this.finish(res, state, errorReply(400, 'malformed_json', 'request body is not valid JSON: ' + errorMessage(err)));
+            return;
+          }
         }
-        try {
-          ctx.body = JSON.parse(raw.toString('utf8'));
-        } catch (err) {
-          this.finish(res, state, errorReply(400, 'malformed_json', 'request body is not valid JSON: ' + errorMessage(err)));
-          return;
-        }
-      }
-      this.run(res, route, ctx, state);
+        this.run(res, route, ctx, state);
+      });
     });
+  }
+
+  /** The operator lock before a POST goes on (HttpServerOptions.gate); refusals are answered here. */
+  private afterGate(res: uWS.HttpResponse, route: RouteDef, credentials: RequestCredentials | null, state: ReqState, next: () => void): void {
+    if (route.open || !this.opts.gate || !credentials) return next();
+    let pending: void | Promise<void>;
+    try {
+      pending = this.opts.gate(credentials);
+    } catch (err) {
+      return this.finish(res, state, replyForError(err, route));
+    }
+    if (!pending) return next();
+    pending.then(
+      () => (state.aborted ? this.finish(res, state, INTERNAL_ERROR) : next()),
+      (err) => this.finish(res, state, replyForError(err, route)),
+    );
   }
 
   private async run(res: uWS.HttpResponse, route: RouteDef, ctx: any, state: ReqState): Promise<void> {
@@ -289,6 +318,17 @@ export class HttpServer {
       else res.end(body);
     });
   }
+}
+
+/** Read while the request is valid (before any await): the bearer token, the login cookie, the address. */
+function readCredentials(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestCredentials {
+  const auth = req.getHeader('authorization');
+  const bearer = /^Bearer\s+(\S.*)$/i.exec(auth);
+  return {
+    bearer: bearer ? bearer[1].trim() : null,
+    cookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE),
+    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+  };
 }
 
 function bodyLength(body: string | Uint8Array): number {

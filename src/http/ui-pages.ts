@@ -19,6 +19,7 @@ export const UI_ROUTES: ReadonlyArray<{ path: string; page: string; lowPowerPage
   { path: '/settings', page: 'settings', lowPowerPage: 'lite-settings' },
   { path: '/settings-v2', page: 'settings', lowPowerPage: 'lite-settings' },
   { path: '/kiosk-rotator', page: 'kiosk-rotator', lowPowerPage: 'lite' },
+  { path: '/login', page: 'login' },
 ];
 
 /**

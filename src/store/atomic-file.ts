@@ -28,11 +28,12 @@ export async function fsyncDir(dir: string): Promise<void> {
  */
 export const STORAGE_ERROR_CODES = new Set(['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EMFILE', 'ENFILE']);
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/** `mode` applies to the new file (the rename replaces the old one's mode too): 0o600 for secrets. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const tmp = tempPath(path);
-  const fh = await open(tmp, 'w', 0o644);
+  const fh = await open(tmp, 'w', mode);
   try {
     await fh.writeFile(data);
     await fh.sync();
@@ -52,11 +53,11 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 }
 
 /** Synchronous twin for the last flush on shutdown. */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = tempPath(path);
-  const fd = openSync(tmp, 'w', 0o644);
+  const fd = openSync(tmp, 'w', mode);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
     let off = 0;

@@ -19,6 +19,8 @@ export interface JsonStoreOptions<S extends AnySchema> {
   now?: () => number;
   /** Largest file loaded (default 256 KiB); a bigger one is moved aside unread. */
   maxBytes?: number;
+  /** File mode of every write (default 0o644); 0o600 for a file that holds a secret's hash. */
+  mode?: number;
 }
 
 /** Settings files are a few KiB; even 256 KiB of the most hostile JSON parses in a few MiB of heap. */
@@ -117,7 +119,7 @@ export class JsonStore<S extends AnySchema> {
   flushSync(): void {
     const text = this.serialize(this.value);
     if (text !== this.lastWritten) {
-      writeFileAtomicSync(this.path, text);
+      writeFileAtomicSync(this.path, text, this.opts.mode);
       this.lastWritten = text;
     }
   }
@@ -134,7 +136,7 @@ export class JsonStore<S extends AnySchema> {
       const changed = text !== (this.lastWritten ?? this.serialize(this.value));
       if (text !== this.lastWritten) {
         try {
-          await writeFileAtomic(this.path, text);
+          await writeFileAtomic(this.path, text, this.opts.mode);
         } catch (err) {
           log.error(`write ${this.path} failed; ${this.opts.name} unchanged`, err);
           throw storageError(err);

@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details: unknown = null,
+    /** Extra response headers (Retry-After, WWW-Authenticate). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, postJson } from '../lib/api';
+import { SignInHint } from './useActions';
 import { changes, fieldsOf, fitsPattern, fromInput, getAt, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema } from '../lib/schema-form';
 
 // A settings form bound to one resource: its fields come from the resource's schema in /docs,
@@ -176,6 +177,7 @@ export function ResourceForm(props: ResourceFormProps) {
       {error && (
         <p class="banner bad" role="alert">
           {errorText(error)}
+          <SignInHint code={error instanceof ApiError ? error.code : undefined} />
         </p>
       )}
       {draft !== null && fields.map(input)}

@@ -52,7 +52,19 @@ export function OutcomeLine(props: { o?: Outcome; name: string }) {
     <p class={`outcome ${props.o.ok ? 'ok' : 'bad'}`} role={props.o.ok ? 'status' : 'alert'} data-outcome={props.name} data-code={props.o.code}>
       {props.o.ok ? '✓ ' : '✗ '}
       {props.o.text}
+      <SignInHint code={props.o.code} />
     </p>
+  );
+}
+
+/** After a refusal by the operator lock: a link to /login that comes back here. */
+export function SignInHint(props: { code?: string }) {
+  if (!props.code?.startsWith('operator_token')) return null;
+  return (
+    <>
+      {' '}
+      <a href={`/login?next=${encodeURIComponent(location.pathname)}`}>Sign in</a>
+    </>
   );
 }
 

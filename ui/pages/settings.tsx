@@ -8,6 +8,7 @@ import { LocationSection } from '../components/settings/LocationSection';
 import { PassFilterSection } from '../components/settings/PassFilterSection';
 import { RadioSection } from '../components/settings/RadioSection';
 import { AprsSection } from '../components/settings/AprsSection';
+import { AccessSection, LockBadge, useAccess } from '../components/settings/AccessSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
@@ -48,6 +49,7 @@ const DEV_FIELDS: FieldSpec[] = [
 const NET_FIELDS: FieldSpec[] = [{ name: 'offline', label: 'Offline', help: 'On: no refresh, status lookup or iGate connection leaves the appliance.' }];
 
 const SECTIONS: Array<[string, string]> = [
+  ['access', 'Access'],
   ['location', 'Location'],
   ['display', 'Display'],
   ['passes', 'Pass filter'],
@@ -89,8 +91,9 @@ function Page() {
   const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 60_000);
   const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
   const [refreshes, setRefreshes] = useState(0);
+  const access = useAccess();
   return (
-    <Shell title="Settings">
+    <Shell title="Settings" status={<LockBadge access={access.data} />}>
       <nav class="toc" aria-label="Sections">
         {SECTIONS.map(([id, label]) => (
           <a key={id} href={`#${id}`} class="btn">
@@ -102,6 +105,9 @@ function Page() {
         </a>
       </nav>
       <div class="grid settings">
+        <Section id="access" title="Operator access">
+          <AccessSection access={access} />
+        </Section>
         <Section id="location" title="Location">
           <LocationSection />
         </Section>

@@ -128,9 +128,10 @@ export function aprsRoutes(s: Services): RouteDef[] {
       method: 'POST',
       path: `${base}/emergency-stop`,
       tag: 'aprs',
-      summary: "Stop transmit now: TNC killed (its PTT released), the rig's PTT dropped over CI-V when connected; sends blocked until the next connect",
+      summary: "Stop transmit now: TNC killed (its PTT released), the rig's PTT dropped over CI-V when connected; sends blocked until the next connect. Needs no operator token even when locked",
       response: v.object({ ok: v.literal(true), rig_ptt_dropped: v.nullable(v.boolean()), runtime: AprsRuntimeSchema }),
       clearsLiteCache: true,
+      open: true,
       handler: async () => ({ ...(await a.emergencyStop()), runtime: a.runtime() }),
     }),
     route({

@@ -17,6 +17,7 @@ import { passesRoutes } from './passes.js';
 import { frequencyGuideRoutes } from './frequency-guides.js';
 import { radioRoutes } from './radio.js';
 import { aprsRoutes } from './aprs.js';
+import { accessRoutes } from './access.js';
 
 // Route files in the order /docs lists them.
 const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
@@ -35,6 +36,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   frequencyGuideRoutes,
   radioRoutes,
   aprsRoutes,
+  accessRoutes,
 ];
 
 /** Every route of the appliance; a route's file is named after its path area. */
