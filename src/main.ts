@@ -1,28 +1,43 @@
 import { App } from './app.js';
 import { loadConfig } from './config.js';
+import { SdNotify } from './system/sd-notify.js';
 import { logger, setLogLevel } from './util/logger.js';
 
 const log = logger('main');
+
+// Under systemd (Type=notify) NOTIFY_SOCKET is set: READY=1 once listening, WATCHDOG=1 from the
+// event loop, STOPPING=1 on SIGTERM. Elsewhere (npm start, tests) these are no-ops. The variables
+// are taken out of the environment so no child (Dire Wolf, helpers) can speak for the service.
+const notify = new SdNotify({ unsetEnvironment: true });
+
+/** systemd's TimeoutStopSec is 15 s (deploy/satstation.service): we are gone in 4.5 s at worst. */
+const STOP_DEADLINE_MS = 4500;
 
 async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
   const app = new App({ config });
-  await app.start();
+  const port = await app.start();
+  notify.ready(`listening on ${config.host}:${port}`);
+  notify.startWatchdog();
+  if (notify.enabled) log.info(`systemd notified${notify.watchdogUsec ? `; watchdog keep-alive every ${notify.keepAliveMs} ms` : ''}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: stopping`);
+    notify.stopping(`${signal}: stopping`);
     // Hard deadline: systemd expects us gone well inside its stop timeout.
     const deadline = setTimeout(() => {
-      log.error('shutdown took longer than 5 s; exiting');
+      log.error(`shutdown took longer than ${STOP_DEADLINE_MS / 1000} s; exiting`);
       process.exit(1);
-    }, 4500);
+    }, STOP_DEADLINE_MS);
     deadline.unref();
     app
       .stop()
+      // STOPPING=1 goes out while the app stops; wait briefly in case the sender is still busy.
+      .then(() => notify.flush(1000))
       .then(() => process.exit(0))
       .catch((err) => {
         log.error('shutdown failed', err);
