@@ -105,8 +105,11 @@ if [ ! -e "$DEFAULTS" ]; then
 #PORT=8080
 #HOST=0.0.0.0
 #LOG_LEVEL=info
+# Lock the station: every change, rig command and transmission then needs this token
+# (Authorization: Bearer <token>, or sign in at /login). This file is root-only (0600).
+#OPERATOR_TOKEN=
 EOF
-  chmod 0644 "$DEFAULTS.tmp.$$"
+  chmod 0600 "$DEFAULTS.tmp.$$"
   mv "$DEFAULTS.tmp.$$" "$DEFAULTS"
   changed_any=1
 fi
