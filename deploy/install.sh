@@ -25,6 +25,8 @@ DEFAULTS="$R/etc/default/satstation"
 UNIT_DIR="$R/etc/systemd/system"
 UDEV_RULES="$R/etc/udev/rules.d/99-satstation-rig.rules"
 MODULES="$R/etc/modules-load.d/satstation.conf"
+# Dire Wolf from the web UI: root helpers and the path-triggered one-shot unit that runs them.
+HELPERS="$R/usr/local/lib/satstation"
 
 die() { echo "install.sh: $*" >&2; exit 1; }
 say() { echo "install.sh: $*"; }
@@ -44,8 +46,10 @@ done
 
 # --- uninstall ---------------------------------------------------------------------------------
 if [ "$uninstall" = 1 ]; then
-  systemctl disable --now satstation.service 2>/dev/null || true
-  rm -f "$UNIT_DIR/satstation.service"
+  systemctl disable --now satstation.service satstation-tnc-install.path 2>/dev/null || true
+  rm -f "$UNIT_DIR/satstation.service" "$UNIT_DIR/satstation-tnc-install.path" "$UNIT_DIR/satstation-tnc-install.service"
+  rm -f "$HELPERS/install-direwolf" "$HELPERS/tnc-install-request"
+  rmdir "$HELPERS" 2>/dev/null || true
   rm -rf "$UNIT_DIR/satstation.service.d"
   systemctl daemon-reload
   systemctl reset-failed satstation.service 2>/dev/null || true
@@ -148,6 +152,10 @@ fi
 # systemd, udev, kernel modules.
 unit_changed=0
 put "$here/satstation.service" "$UNIT_DIR/satstation.service" 0644 && unit_changed=1
+put "$here/aprs/satstation-tnc-install.path" "$UNIT_DIR/satstation-tnc-install.path" 0644 && unit_changed=1
+put "$here/aprs/satstation-tnc-install.service" "$UNIT_DIR/satstation-tnc-install.service" 0644 && unit_changed=1
+put "$here/aprs/install-direwolf" "$HELPERS/install-direwolf" 0755 || true
+put "$here/aprs/tnc-install-request" "$HELPERS/tnc-install-request" 0755 || true
 if put "$here/99-satstation-rig.rules" "$UDEV_RULES" 0644; then
   udevadm control --reload || true
   udevadm trigger --subsystem-match=tty || true
@@ -158,5 +166,6 @@ if put "$here/satstation-modules.conf" "$MODULES" 0644; then
 fi
 [ "$unit_changed" = 1 ] && systemctl daemon-reload
 systemctl is-enabled --quiet satstation.service 2>/dev/null || systemctl enable satstation.service
+systemctl is-enabled --quiet satstation-tnc-install.path 2>/dev/null || systemctl enable --now satstation-tnc-install.path
 systemctl restart satstation.service
 if [ "$changed_any" = 1 ]; then say "installed release $hash; logs: journalctl -u satstation -f"; else say "release $hash already installed, nothing changed; restarted"; fi

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { TncProcess, TAIL_LINES, TAIL_LINE_CHARS, type TncProcessOptions } from '../../src/aprs/tnc/tnc-process.js';
 import { direwolfLaunch } from '../../src/aprs/tnc/direwolf-config.js';
@@ -301,6 +302,35 @@ describe('TNC binary: resolve and install', () => {
     assert.match(r3.ok ? '' : r3.error, /^sudo is not installed: no privilege to install/);
     const r4 = await installTnc({ helper: join(bin, 'no-helper'), uid: () => 0 });
     assert.match(r4.ok ? '' : r4.error, /install helper .* is not installed/);
+  });
+
+  it('under the sandboxed unit, asks the root one-shot unit and reads its result', async () => {
+    // Stand-in for systemd's path unit (the process edge): when the request appears, run the real
+    // root-side script deploy/aprs/tnc-install-request with the helper, as the one-shot unit does.
+    const script = join(import.meta.dirname, '..', '..', 'deploy', 'aprs', 'tnc-install-request');
+    const watch = (dir: string, helper: string) => {
+      const t = setInterval(() => {
+        if (!existsSync(join(dir, 'request'))) return;
+        clearInterval(t);
+        execFileSync(script, [dir, helper]);
+      }, 20);
+      return () => clearInterval(t);
+    };
+    const dir = join(bin, 'tnc-install');
+    const ok = exe('unit-helper-ok', 'echo "install-direwolf: starting"; echo "Setting up direwolf"');
+    let stop = watch(dir, ok);
+    const r = await installTnc({ uid: () => 1000, requestDir: dir, pollMs: 20 });
+    stop();
+    assert.deepEqual(r, { ok: true, output: ['install-direwolf: starting', 'Setting up direwolf'] });
+    assert.deepEqual(readdirSync(dir).sort(), ['result'], 'the request was taken; nothing left running');
+    const fails = exe('unit-helper-fails', 'echo "install-direwolf: starting"; echo "E: Unable to locate package direwolf"; exit 100');
+    stop = watch(dir, fails);
+    const r2 = await installTnc({ uid: () => 1000, requestDir: dir, pollMs: 20 });
+    stop();
+    assert.deepEqual(r2.ok ? '' : r2.error, 'installing direwolf failed (exit 100): E: Unable to locate package direwolf');
+    const r3 = await installTnc({ uid: () => 1000, requestDir: dir, pollMs: 20, pickupTimeoutMs: 200 });
+    assert.match(r3.ok ? '' : r3.error, /^no privilege to install: the root install unit \(satstation-tnc-install\.path\) did not take the request/);
+    assert.ok(!existsSync(join(dir, 'request')), 'an unanswered request is withdrawn');
   });
 
   it('stops an installation that hangs', async () => {

@@ -17,11 +17,17 @@ const work = mkdtempSync(join(tmpdir(), 'satstation-install-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const SHIMS: Record<string, string> = {
-  systemctl: `case "$1" in
-  is-enabled) [ -e "$SHIM_STATE/enabled" ] ;;
-  enable) touch "$SHIM_STATE/enabled" ;;
-  disable) rm -f "$SHIM_STATE/enabled" ;;
-esac`,
+  // Enabled state per unit: is-enabled/enable/disable take options and one or more units.
+  systemctl: `verb="$1"; shift
+for u in "$@"; do
+  case "$u" in -*) continue ;; esac
+  case "$verb" in
+    is-enabled) [ -e "$SHIM_STATE/enabled-$u" ] || exit 1 ;;
+    enable) touch "$SHIM_STATE/enabled-$u" ;;
+    disable) rm -f "$SHIM_STATE/enabled-$u" ;;
+  esac
+done
+exit 0`,
   useradd: `touch "$SHIM_STATE/user"`,
   userdel: `rm -f "$SHIM_STATE/user" "$SHIM_STATE/groups"`,
   usermod: `echo "dialout audio" > "$SHIM_STATE/groups"`,
@@ -113,7 +119,10 @@ describe('deploy/install.sh', () => {
     assert.ok(lstatSync(join(e.R, 'var/lib/satstation')).isDirectory());
     assert.equal(lstatSync(join(e.R, 'var/lib/satstation')).mode & 0o777, 0o750);
     assert.match(read(join(e.R, 'etc/default/satstation')), /^#PORT=8080$/m);
-    for (const c of ['useradd --system --user-group', 'usermod -a -G dialout,audio satstation', 'chown satstation:satstation', 'systemctl daemon-reload', 'systemctl enable satstation.service', 'systemctl restart satstation.service', 'udevadm control --reload'])
+    assert.equal(lstatSync(join(e.R, 'etc/default/satstation')).mode & 0o777, 0o600, 'it may hold OPERATOR_TOKEN');
+    assert.equal(read(join(e.R, 'etc/systemd/system/satstation-tnc-install.path')), read(join(root, 'deploy/aprs/satstation-tnc-install.path')));
+    assert.equal(lstatSync(join(e.R, 'usr/local/lib/satstation/tnc-install-request')).mode & 0o777, 0o755);
+    for (const c of ['systemctl enable --now satstation-tnc-install.path', 'useradd --system --user-group', 'usermod -a -G dialout,audio satstation', 'chown satstation:satstation', 'systemctl daemon-reload', 'systemctl enable satstation.service', 'systemctl restart satstation.service', 'udevadm control --reload'])
       assert.ok(r.calls.some((l) => l.startsWith(c)), `expected a call "${c}" in:\n${r.calls.join('\n')}`);
     assert.ok(
       r.calls.indexOf('systemctl daemon-reload') < r.calls.indexOf('systemctl restart satstation.service'),
@@ -173,9 +182,11 @@ describe('deploy/install.sh', () => {
     assert.ok(!existsSync(join(e.R, 'etc/systemd/system/satstation.service')));
     assert.ok(!existsSync(join(e.R, 'etc/udev/rules.d/99-satstation-rig.rules')));
     assert.ok(!existsSync(join(e.R, 'etc/modules-load.d/satstation.conf')));
+    assert.ok(!existsSync(join(e.R, 'etc/systemd/system/satstation-tnc-install.path')));
+    assert.ok(!existsSync(join(e.R, 'usr/local/lib/satstation')));
     assert.equal(read(join(e.R, 'var/lib/satstation/location.json')), '{"operator":"data"}');
     assert.equal(read(join(e.R, 'etc/default/satstation')), 'PORT=9090\n');
-    for (const c of ['systemctl disable --now satstation.service', 'systemctl daemon-reload', 'userdel satstation']) assert.ok(r.calls.includes(c), `expected "${c}" in:\n${r.calls.join('\n')}`);
+    for (const c of ['systemctl disable --now satstation.service satstation-tnc-install.path', 'systemctl daemon-reload', 'userdel satstation']) assert.ok(r.calls.includes(c), `expected "${c}" in:\n${r.calls.join('\n')}`);
     assert.match(r.out, /kept the data/);
     // A reinstall finds the data where it was.
     assert.equal(e.run(v1).status, 0);

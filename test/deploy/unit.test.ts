@@ -101,3 +101,20 @@ describe('deploy/satstation.service', { skip }, () => {
     for (const e of env) assert.match(e, /^"?[A-Za-z_][A-Za-z0-9_]*=\S*"?$/, `one assignment per Environment= line: ${e}`);
   });
 });
+
+describe('deploy/aprs/satstation-tnc-install.path and .service (the root install of Dire Wolf)', { skip }, () => {
+  it('pass systemd-analyze verify, with ExecStart pointed at the repo copy of the helper', () => {
+    const dir = mkdtempSync(join(work, 'tnc-'));
+    const aprs = join(UNIT_DIR, 'aprs');
+    writeFileSync(join(dir, 'satstation-tnc-install.path'), readFileSync(join(aprs, 'satstation-tnc-install.path'), 'utf8'));
+    const service = readFileSync(join(aprs, 'satstation-tnc-install.service'), 'utf8');
+    assert.match(service, /^ExecStart=\/usr\/local\/lib\/satstation\/tnc-install-request \/var\/lib\/satstation\/tnc-install /m);
+    writeFileSync(join(dir, 'satstation-tnc-install.service'), service.replace(/^(ExecStart=)\/usr\/local\/lib\/satstation\//m, `$1${aprs}/`));
+    const r = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'satstation-tnc-install.path')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.equal(`${r.stdout}${r.stderr}`.trim(), '');
+    // The service asks through the folder the path unit watches.
+    const watched = /^PathExists=(.*)\/request$/m.exec(readFileSync(join(aprs, 'satstation-tnc-install.path'), 'utf8'))![1];
+    assert.deepEqual(values(unitText('satstation.service'), 'Environment').filter((e) => e.startsWith('TNC_INSTALL_REQUEST_DIR=')), [`TNC_INSTALL_REQUEST_DIR=${watched}`]);
+  });
+});

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../../store/atomic-file.js';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
@@ -9,7 +10,10 @@ import { logger } from '../../util/logger.js';
 //   1. uid 0: run the install helper directly;
 //   2. `sudo -n <helper>`: deploy/aprs/satstation-direwolf.sudoers lets the service user run
 //      exactly that root-owned script (deploy/aprs/install-direwolf), nothing else, no password;
-//   3. otherwise fail, saying what to set up. installInTerminal() is the interactive way: on a
+//   3. under the sandboxed systemd unit (NoNewPrivileges: sudo cannot gain root) the unit sets
+//      TNC_INSTALL_REQUEST_DIR: a `request` file there starts a root one-shot unit
+//      (deploy/aprs/satstation-tnc-install.path/.service) that runs the helper and leaves `result`;
+//   4. otherwise fail, saying what to set up. installInTerminal() is the interactive way: on a
 //      desktop it opens a terminal running the helper under sudo, which may prompt there.
 // Never throws: each answers with a result.
 
@@ -68,6 +72,12 @@ export interface InstallOptions {
   uid?: () => number;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Where the root unit watches for a request (default: env TNC_INSTALL_REQUEST_DIR, else none). */
+  requestDir?: string;
+  /** How long the root unit may take to pick a request up before it counts as not installed. */
+  pickupTimeoutMs?: number;
+  /** Poll interval for the unit's result. */
+  pollMs?: number;
 }
 
 interface RunResult {
@@ -134,6 +144,8 @@ export async function installTnc(o: InstallOptions = {}): Promise<InstallResult>
   const uid = (o.uid ?? (() => process.getuid?.() ?? -1))();
   const timeoutMs = o.timeoutMs ?? 15 * 60_000;
   const env = { ...(o.env ?? process.env), DEBIAN_FRONTEND: 'noninteractive' };
+  const requestDir = o.requestDir ?? (o.env ?? process.env).TNC_INSTALL_REQUEST_DIR;
+  if (uid !== 0 && requestDir) return installThroughUnit(requestDir, timeoutMs, o.pickupTimeoutMs ?? 15_000, o.pollMs ?? 500);
   if (!executable(helper)) return { ok: false, error: `the install helper ${helper} is not installed (deploy/aprs/install-direwolf); install the package by hand: sudo apt-get install direwolf`, output: [] };
   const asRoot = uid === 0;
   const r = asRoot ? await run(helper, [], timeoutMs, env) : await run(o.sudo ?? 'sudo', ['-n', helper], timeoutMs, env);
@@ -151,6 +163,45 @@ export async function installTnc(o: InstallOptions = {}): Promise<InstallResult>
   }
   const last = [...output].reverse().find((l) => l.trim() !== '') ?? '';
   return { ok: false, error: `installing direwolf failed (${r.signal ? `killed by ${r.signal}` : `exit ${r.code}`})${last ? `: ${last}` : ''}`, output };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const UNIT_EXIT = /^tnc-install-request: exit (\d+)$/;
+
+/** Step 3: drop a request for the root one-shot unit and wait for its result file. */
+async function installThroughUnit(dir: string, timeoutMs: number, pickupMs: number, pollMs: number): Promise<InstallResult> {
+  const request = join(dir, 'request');
+  const result = join(dir, 'result');
+  try {
+    mkdirSync(dir, { recursive: true });
+    rmSync(result, { force: true });
+    await writeFileAtomic(request, new Date().toISOString() + '\n');
+  } catch (err) {
+    return { ok: false, error: `cannot ask the install unit (${dir}): ${errorMessage(err)}`, output: [] };
+  }
+  const start = Date.now();
+  for (;;) {
+    await sleep(pollMs);
+    if (existsSync(result)) break;
+    const waited = Date.now() - start;
+    if (existsSync(request) && waited >= pickupMs) {
+      rmSync(request, { force: true });
+      return { ok: false, error: 'no privilege to install: the root install unit (satstation-tnc-install.path) did not take the request; run deploy/install.sh again, or install the package by hand: sudo apt-get install direwolf', output: [] };
+    }
+    if (waited >= timeoutMs) return { ok: false, error: `the installation did not finish within ${Math.round(timeoutMs / 60_000)} minutes`, output: [] };
+  }
+  let lines: string[];
+  try {
+    lines = readFileSync(result, 'utf8').trimEnd().split('\n').map((l) => l.replace(/\r/g, '').slice(0, LINE_CHARS));
+  } catch (err) {
+    return { ok: false, error: `cannot read the install unit's result: ${errorMessage(err)}`, output: [] };
+  }
+  const code = Number(UNIT_EXIT.exec(lines.at(-1) ?? '')?.[1] ?? NaN);
+  const output = lines.slice(0, -1).slice(-OUTPUT_LINES);
+  log.info(`install through the root unit: exit ${code}`);
+  if (code === 0) return { ok: true, output };
+  const last = [...output].reverse().find((l) => l.trim() !== '') ?? '';
+  return { ok: false, error: `installing direwolf failed (exit ${Number.isNaN(code) ? '?' : code})${last ? `: ${last}` : ''}`, output };
 }
 
 export type TerminalResult = { ok: true; terminal: string } | { ok: false; error: string };
