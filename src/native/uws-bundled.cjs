@@ -1,11 +1,18 @@
 // Replaces `uWebSockets.js` inside the esbuild bundle: loads the native binary copied next to
-// the bundle (dist/native), or the package's pure-Node fallback when none fits this runtime.
+// the bundle (dist/native) and says which in one log line (test/arm/boot-under-qemu.mjs and
+// dist.test.ts read it). No fallback: the package's pure-Node one answers every request with
+// `TypeError: Invalid URL` (seen on Node 18 and 20), so a server that starts on it only looks
+// alive; failing the boot with the reason lets systemd and the operator see it.
+const { logger } = require('../util/logger.js');
 const name = `./native/uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
 let uws;
 try {
   uws = require(name);
 } catch (err) {
-  console.warn(`uWebSockets.js native binary ${name} unusable (${err && err.message}); using the Node fallback`);
-  uws = require('uWebSockets.js/dist/index.js');
+  throw new Error(
+    `uWebSockets.js native binary ${name} unusable (${String(err && err.message).split('\n')[0]}): ` +
+      `build for this machine (node build.mjs --arch ${process.arch}) and run it on Node 16, 18 or 20`,
+  );
 }
+logger('native').info(`uWebSockets.js loaded ${require.resolve(name)}`);
 module.exports = uws;
