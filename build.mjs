@@ -1,6 +1,8 @@
 // One esbuild bundle for the server (dist/server.mjs) plus native binaries for the target
-// architecture in dist/native, and one hashed entry per UI page in dist/ui.
-// Usage: node build.mjs [--arch x64|arm64|arm] [--out DIR] [--if-stale] [--ui-only] [--server-only]
+// architecture in dist/native, one hashed entry per UI page in dist/ui, and the benchmarks
+// (dist/bench.mjs, tinybench inside, with their data in dist/bench-data) so the appliance can run
+// them from the artifact: `node dist/bench.mjs --quick`.
+// Usage: node build.mjs [--arch x64|arm64|arm] [--out DIR] [--if-stale] [--ui-only] [--server-only] [--no-bench]
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -29,12 +31,15 @@ function newestMtime(p) {
   return max;
 }
 
+// The bench is part of a whole build (the installed artifact carries it), not of --server-only / --ui-only.
+const withBench = !flag('--server-only') && !flag('--ui-only') && !flag('--no-bench');
+
 if (flag('--if-stale')) {
   const out = join(dist, 'server.mjs');
-  const inputs = ['src', 'ui', 'build.mjs', 'package-lock.json', 'package.json'].map((p) => join(root, p)).filter(existsSync);
-  const stamp = join(dist, 'ui', 'manifest.json');
-  if (existsSync(out) && existsSync(stamp)) {
-    const built = Math.min(statSync(out).mtimeMs, statSync(stamp).mtimeMs);
+  const inputs = ['src', 'ui', 'build.mjs', 'package-lock.json', 'package.json', ...(withBench ? ['bench'] : [])].map((p) => join(root, p)).filter(existsSync);
+  const stamps = [out, join(dist, 'ui', 'manifest.json'), ...(withBench ? [join(dist, 'bench.mjs')] : [])];
+  if (stamps.every(existsSync)) {
+    const built = Math.min(...stamps.map((f) => statSync(f).mtimeMs));
     if (Math.max(...inputs.map(newestMtime)) <= built) process.exit(0);
   }
 }
@@ -47,6 +52,10 @@ const record = (file, budget) => {
   sizes.push([relative(root, file), buf.length, gz, budget]);
   return gz;
 };
+
+// Node flags of the server bundle and dist/bench.mjs: require for the native addons; __dirname for
+// serialport's binding loader (its path is ignored: gyp-build-bundled.cjs).
+const nodeBanner = "import{createRequire as __cr}from'node:module';import{dirname as __dn}from'node:path';import{fileURLToPath as __fp}from'node:url';const require=__cr(import.meta.url);const __dirname=__dn(__fp(import.meta.url));";
 
 const nativeShims = {
   name: 'native-shims',
@@ -70,8 +79,7 @@ async function buildServer() {
     legalComments: 'none',
     external: ['*.node', 'bufferutil', 'utf-8-validate'],
     plugins: [nativeShims, cronLocalTime],
-    // require for the native addons; __dirname for serialport's binding loader (its path is ignored: gyp-build-bundled.cjs).
-    banner: { js: "import{createRequire as __cr}from'node:module';import{dirname as __dn}from'node:path';import{fileURLToPath as __fp}from'node:url';const require=__cr(import.meta.url);const __dirname=__dn(__fp(import.meta.url));" },
+    banner: { js: nodeBanner },
     logLevel: 'warning',
   });
   record(join(dist, 'server.mjs'));
@@ -87,6 +95,53 @@ async function buildServer() {
   const sp = { x64: 'linux-x64/@serialport+bindings-cpp.glibc.node', arm64: 'linux-arm64/@serialport+bindings-cpp.armv8.glibc.node', arm: 'linux-arm/@serialport+bindings-cpp.armv7.glibc.node' }[arch];
   copyFileSync(join(spDir, sp), join(dist, 'native', 'serialport.node'));
   record(join(dist, 'native', 'serialport.node'));
+}
+
+/**
+ * dist/bench.mjs: bench/run.ts bundled like the server (same native shims, so uWebSockets.js and
+ * serialport load from dist/native), tinybench inside. What the benches read from the repo at run
+ * time comes along: deploy/satstation.service's text (its node flags and environment run the
+ * bench's child processes) embedded through `define`, and the reference catalogs copied into
+ * dist/bench-data. Its child processes are dist/bench.mjs itself (`--child …`) and the server it
+ * spawns is dist/server.mjs beside it: no esbuild and no build step on the appliance.
+ * (A separate esbuild run: sharing one with the server would change server.mjs, because the
+ * modules the bench imports lazily get wrapped for lazy initialisation in every output.)
+ */
+async function buildBench() {
+  // The same node-cron transform as the server's, without its onStart self-check (~2 s): the
+  // server build of this same run makes that check.
+  const cronTransformOnly = { name: 'cron-local-time (transform)', setup: (b) => cronLocalTime.setup(new Proxy(b, { get: (t, k) => (k === 'onStart' ? () => {} : t[k]) })) };
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const info = { unit: readFileSync(join(root, 'deploy/satstation.service'), 'utf8'), root: null, version, arch };
+  await build({
+    entryPoints: [join(root, 'bench/run.ts')],
+    outfile: join(dist, 'bench.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    minify: true,
+    sourcemap: true,
+    legalComments: 'none',
+    // esbuild is imported (lazily) only when the bench runs from the repo (bench/child-bundle.ts).
+    external: ['*.node', 'bufferutil', 'utf-8-validate', 'esbuild'],
+    plugins: [nativeShims, cronTransformOnly],
+    define: { __SATSTATION_BENCH__: JSON.stringify(info) },
+    banner: { js: nodeBanner },
+    logLevel: 'warning',
+  });
+  const data = join(dist, 'bench-data');
+  rmSync(data, { recursive: true, force: true });
+  mkdirSync(data, { recursive: true });
+  const files = [
+    ['bench/data/active.tle.br', 'active.tle.br'],
+    ['bench/data/stations.tle', 'stations.tle'],
+    ['bench/data/README.md', 'README.md'],
+    ['test/orbit/fixtures/amateur.tle', 'amateur.tle'],
+  ];
+  for (const [from, to] of files) copyFileSync(join(root, from), join(data, to));
+  // Recorded after the UI's lines (the builds run side by side).
+  return () => [join(dist, 'bench.mjs'), ...files.map(([, to]) => join(data, to))].forEach((f) => record(f));
 }
 
 /** Esbuild plugins for the pages (build-time data such as the world outline). */
@@ -144,8 +199,11 @@ async function buildUi() {
 }
 
 const t0 = performance.now();
+// The bench bundle builds alongside the server and the pages (esbuild runs them concurrently).
+const bench = withBench ? buildBench() : null;
 if (!flag('--ui-only')) await buildServer();
 const over = flag('--server-only') ? [] : await buildUi();
+if (bench) (await bench)();
 const kb = (n) => (n / 1024).toFixed(1).padStart(8) + ' KiB';
 console.log(`build (${arch}) in ${(performance.now() - t0).toFixed(0)} ms`);
 console.log('file'.padEnd(56) + '     raw'.padStart(12) + '    gzip'.padStart(12) + '  budget (gzip)');

@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { medianMs, settleHeap, type BudgetLine, type Suite } from './harness.js';
-import { bundleForChild, describeRuntime, runDeployedChild } from './child-bundle.js';
+import { describeRuntime, runChild } from './child-bundle.js';
 
 // APRS codec budgets: decode of one packet per format (js-aprs-fap behind our wrapper) and encode
-// of what we transmit. The memory figure comes from a fresh child (this file bundled, run as the
-// unit runs the server, APRS_BENCH_CHILD=1): heap/RSS before the decoder module is loaded, then
+// of what we transmit. The memory figure comes from a fresh child (the bench's `codec` child, run
+// as the unit runs the server, child-bundle.ts): heap/RSS before the decoder module is loaded, then
 // after loading it and decoding 10k packets, so the figure is what the decoder adds to the server.
 // The codec is imported lazily everywhere so the child's baseline does not already include it.
 
@@ -36,6 +35,7 @@ async function child(): Promise<void> {
 
 export const aprsSuite: Suite = {
   name: 'APRS codec',
+  children: { codec: child },
   async run(): Promise<BudgetLine[]> {
     const { decodeAprs } = await import('../src/aprs/codec/aprs-decode.js');
     const { encodeMessage, encodePosition } = await import('../src/aprs/codec/aprs-encode.js');
@@ -65,8 +65,7 @@ export const aprsSuite: Suite = {
     });
     lines.push({ name: 'encode message', value: (msgMs * 1000) / PER_SAMPLE, unit: 'µs', budget: 20 });
 
-    const bundle = await bundleForChild(fileURLToPath(import.meta.url), 'aprs-codec-child');
-    const m = runDeployedChild<{ positions: number; heap: number; rss: number; rssBefore: number }>(bundle, [], { APRS_BENCH_CHILD: '1' });
+    const m = await runChild<{ positions: number; heap: number; rss: number; rssBefore: number }>('aprs', 'codec');
     if (m.positions === 0) throw new Error('APRS bench: the child decoded no positions');
     const note = `load js-aprs-fap + decode 10k packets, after a V8 warm-up and GC; RSS before ${(m.rssBefore / MiB).toFixed(1)} MiB; ${describeRuntime()}, bundled`;
     lines.push({ name: 'decoder load + 10k decodes: heap added', value: m.heap / MiB, unit: 'MiB', budget: 2, note });
@@ -74,5 +73,3 @@ export const aprsSuite: Suite = {
     return lines;
   },
 };
-
-if (process.env.APRS_BENCH_CHILD === '1') await child();

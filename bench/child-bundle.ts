@@ -1,16 +1,25 @@
 // Figures that depend on the whole process (peak RSS, event-loop blocking) come from a fresh child
-// process running an esbuild bundle of the bench file, as the product runs (one bundle, plain
-// node: under tsx the loader alone adds ~35–40 MiB), with the node flags and environment of the
-// systemd unit, so the bench measures what the appliance runs.
+// process running the bench as one esbuild bundle, as the product runs (plain node: under tsx the
+// loader alone adds ~35–40 MiB), with the node flags and environment of the systemd unit, so the
+// bench measures what the appliance runs. The child is the bench itself started as
+// `<bundle> --child <suite id> <name> …args` (bench/run.ts dispatches it to Suite.children):
+//  - from the artifact, dist/bench.mjs itself (no build step on the appliance);
+//  - from the repo, bench/run.ts bundled once per run into node_modules/.cache (so the externals
+//    resolve), esbuild loaded lazily so neither children nor dist/bench.mjs ever load it.
+// Suites are imported lazily by bench/run.ts, so a child initialises only its own suite's modules.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+import { DIST_BENCH, REPO, spawnCwd, unitText, type BenchBuild } from './env.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const UNIT = join(ROOT, 'deploy/satstation.service');
-/** Unit variables that say where the service lives; a bench points them at its own temp dirs and ports. */
+/**
+ * Unit variables that say where the service lives (its port, address and any path, such as
+ * DATA_DIR or a directory under it): a bench points those at its own temp dirs and ports.
+ */
 const PLACE_VARS = new Set(['DATA_DIR', 'PORT', 'HOST']);
+const isPlace = (name: string, value: string) => PLACE_VARS.has(name) || value.startsWith('/');
 
 export interface DeployedRuntime {
   /** Node flags of ExecStart (between the node binary and the script). */
@@ -19,15 +28,19 @@ export interface DeployedRuntime {
   env: Record<string, string>;
 }
 
-/** The node flags and environment deploy/satstation.service runs the server with. */
-export function deployedRuntime(): DeployedRuntime {
-  const unit = readFileSync(UNIT, 'utf8');
+/** The node flags and environment deploy/satstation.service runs the server with (parsed from `unit`). */
+export function parseUnit(unit: string): DeployedRuntime {
   const exec = /^ExecStart=\S*node\s+(.*?)\s*\S+\.m?js\b/m.exec(unit);
   const env: Record<string, string> = {};
   for (const m of unit.matchAll(/^Environment=("?)([A-Za-z_][A-Za-z0-9_]*)=(.*)\1\s*$/gm)) {
-    if (!PLACE_VARS.has(m[2])) env[m[2]] = m[3];
+    if (!isPlace(m[2], m[3])) env[m[2]] = m[3];
   }
   return { flags: exec ? exec[1].split(/\s+/).filter(Boolean) : [], env };
+}
+
+/** The node flags and environment deploy/satstation.service runs the server with. */
+export function deployedRuntime(): DeployedRuntime {
+  return parseUnit(unitText());
 }
 
 /** "node --a --b, MALLOC_ARENA_MAX=2": how the child ran, for the budget notes. */
@@ -37,37 +50,88 @@ export function describeRuntime(rt: DeployedRuntime = deployedRuntime()): string
 }
 
 /**
- * Bundles `entry` (a bench file that acts as a child when given its child arguments) into
- * node_modules/.cache so the externals resolve; esbuild is loaded lazily so children never load it.
+ * The packages with native addons load from node_modules, but on first use, as dist/bench.mjs
+ * loads them (its native shims are `require`s inside lazily initialised modules): left as plain
+ * externals they would be top-level imports, loaded by every child, ~12 MiB of RSS that is not
+ * the measured work's.
  */
-export async function bundleForChild(entry: string, name: string): Promise<string> {
-  const out = join(ROOT, 'node_modules/.cache/satstation-bench', `${name}.mjs`);
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [entry],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node18',
-    external: ['*.node', 'uWebSockets.js', 'serialport', 'tinybench', 'esbuild'],
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-    logLevel: 'error',
-  });
-  return out;
+const lazyNativePackages: Plugin = {
+  name: 'lazy-native-packages',
+  setup(b) {
+    // The stub's own require stays external: a plain require() call, run when the stub first is.
+    b.onResolve({ filter: /^(uWebSockets\.js|serialport)$/ }, (a) => (a.namespace === 'lazy-native' ? { path: a.path, external: true } : { path: a.path, namespace: 'lazy-native' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-native' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
+  },
+};
+
+let entry: Promise<string> | null = null;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The script children run: dist/bench.mjs, or (repo) a bundle of bench/run.ts built once per process. */
+function childEntry(): Promise<string> {
+  if (DIST_BENCH) return Promise.resolve(DIST_BENCH);
+  entry ??= (async () => {
+    // Inside node_modules so the externals resolve; one file per process so parallel runs do not collide.
+    const dir = join(REPO!, 'node_modules/.cache/satstation-bench');
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, `bench-child-${process.pid}.mjs`);
+    process.once('exit', () => rmSync(out, { force: true }));
+    // Bundles left by runs that were killed (no exit handler ran).
+    for (const f of readdirSync(dir)) {
+      const pid = Number(/^bench-child-(\d+)\.mjs$/.exec(f)?.[1]);
+      if (pid && pid !== process.pid && !alive(pid)) rmSync(join(dir, f), { force: true });
+    }
+    const { build } = await import('esbuild');
+    // node-cron with the server bundle's local-time formatter (src/native/cron-local-time.mjs: ICU
+    // stays out of RSS), as in dist/bench.mjs; its build-time self-check is build.mjs's business.
+    const cron: Plugin = (await import(pathToFileURL(join(REPO!, 'src/native/cron-local-time.mjs')).href)).cronLocalTime;
+    const cronTransform: Plugin = { name: 'cron-local-time (transform)', setup: (b) => cron.setup(new Proxy(b, { get: (t, k) => (k === 'onStart' ? () => {} : t[k as keyof typeof t]) })) };
+    const info: BenchBuild = { unit: unitText(), root: REPO, version: 'repo', arch: process.arch };
+    await build({
+      entryPoints: [join(REPO!, 'bench/run.ts')],
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node18',
+      minify: true, // as dist/bench.mjs: the bundle's size is part of a child's RSS
+      external: ['*.node', 'esbuild'],
+      plugins: [lazyNativePackages, cronTransform],
+      define: { __SATSTATION_BENCH__: JSON.stringify(info) },
+      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+      logLevel: 'error',
+    });
+    return out;
+  })();
+  return entry;
 }
 
 /**
- * Runs a bundle as the unit runs the server and parses the last stdout line as JSON.
- * `env` adds child-specific variables on top of the unit's.
+ * Runs `child` of suite `suite` in a fresh process as the unit runs the server and parses the last
+ * stdout line as JSON. `env` adds child-specific variables on top of the unit's.
  */
-export function runDeployedChild<T>(bundle: string, args: string[], env: Record<string, string> = {}): T {
+export async function runChild<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}): Promise<T> {
+  const script = await childEntry();
   const rt = deployedRuntime();
-  const r = spawnSync(process.execPath, [...rt.flags, bundle, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...rt.env, ...env } });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
+  const r = spawnSync(process.execPath, [...rt.flags, script, '--child', suite, child, ...args], {
+    cwd: spawnCwd(),
+    encoding: 'utf8',
+    env: { ...process.env, ...rt.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as T;
   } catch {
-    throw new Error(`bench child ${bundle} ${args.join(' ')} failed (exit ${r.status}): ${r.stderr || r.stdout}`);
+    throw new Error(`bench child ${suite} ${child} ${args.join(' ')} failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout || r.error?.message}`);
   }
 }
+

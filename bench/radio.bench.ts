@@ -3,11 +3,12 @@ import { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { FixedClock } from '../src/util/clock.js';
 import { tmpDataDir } from '../test/helpers/server.js';
-import { spawnDeployed } from '../test/helpers/deployed.js';
+import { spawnDeployed, usePrebuiltServer } from '../test/helpers/deployed.js';
 import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
-import { medianMs, type BudgetLine, type Suite } from './harness.js';
+import { fullOnly, medianMs, section, type Suite } from './harness.js';
 import { describeRuntime } from './child-bundle.js';
+import { needCommand, needDir, needProc, serverBundle } from './env.js';
 
 // Rig control budgets (issue 11): one auto-track tick's arithmetic (recommendation plus diff, no
 // write), a full pair apply end to end against the rig simulator at 115200 baud over a pty, and
@@ -42,7 +43,7 @@ async function tickAndApply(): Promise<{ tickUs: number; applyMs: number }> {
     let flip = 0;
     const applyMs = await medianMs('pair apply end to end', async () => {
       await s.radio.writePair({ ...pair, downlink_hz: pair.downlink_hz + (flip++ % 2) * 1000 });
-    }, { time: 1000, iterations: 20 });
+    }, { time: 1000, iterations: 20, quickIterations: 10 });
     if (sink < 0) console.log(sink);
     return { tickUs: (tickMs / N) * 1000, applyMs };
   } finally {
@@ -58,6 +59,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The deployed bundle under the unit's flags: RSS idle, then connected and auto-tracking. */
 async function rssDelta(): Promise<{ idle: number; tracking: number }> {
+  usePrebuiltServer(serverBundle());
   const pty = await openPtyPair();
   const sim = new CivRigSim({ kind: 'IC-705' });
   await sim.open(pty.rigPath);
@@ -88,21 +90,38 @@ async function rssDelta(): Promise<{ idle: number; tracking: number }> {
   }
 }
 
+/** The rig simulator runs over a socat pseudo-terminal pair under /dev/shm (test/sims/pty-pair.ts). */
+function needPty(): void {
+  needCommand('socat');
+  needDir('/dev/shm', 'the pty links live there');
+}
+
 export const radioSuite: Suite = {
   name: 'radio: auto-track tick, pair apply, RSS',
-  async run(): Promise<BudgetLine[]> {
-    const { tickUs, applyMs } = await tickAndApply();
-    const { idle, tracking } = await rssDelta();
-    return [
-      { name: 'auto-track tick (recommendation + diff, no write)', value: tickUs, unit: 'µs', budget: 200 },
-      { name: 'full pair apply, simulator at 115200 baud', value: applyMs, unit: 'ms', budget: 150, note: '7 commands and their OKs over a pty (a pty does not pace bytes: on a real 115200 baud wire add ~17 ms for ~200 bytes with echo)' },
-      {
-        name: 'RSS connected + auto-tracking minus idle',
-        value: tracking - idle,
-        unit: 'MiB',
-        budget: 4,
-        note: `idle ${idle.toFixed(1)} MiB, tracking ${tracking.toFixed(1)} MiB (poll 500 ms, tick 250 ms; ${describeRuntime()})`,
-      },
-    ];
+  async run() {
+    const tick = await section('auto-track tick and pair apply (rig simulator over a socat pty)', async () => {
+      needPty();
+      const { tickUs, applyMs } = await tickAndApply();
+      return [
+        { name: 'auto-track tick (recommendation + diff, no write)', value: tickUs, unit: 'µs', budget: 200 },
+        { name: 'full pair apply, simulator at 115200 baud', value: applyMs, unit: 'ms', budget: 150, note: '7 commands and their OKs over a pty (a pty does not pace bytes: on a real 115200 baud wire add ~17 ms for ~200 bytes with echo)' },
+      ];
+    });
+    const rss = await section('RSS connected + auto-tracking minus idle', async () => {
+      fullOnly('20 s of server RSS sampling');
+      needPty();
+      needProc();
+      const { idle, tracking } = await rssDelta();
+      return [
+        {
+          name: 'RSS connected + auto-tracking minus idle',
+          value: tracking - idle,
+          unit: 'MiB',
+          budget: 4,
+          note: `idle ${idle.toFixed(1)} MiB, tracking ${tracking.toFixed(1)} MiB (poll 500 ms, tick 250 ms; ${describeRuntime()})`,
+        },
+      ];
+    });
+    return [...tick, ...rss];
   },
 };

@@ -7,15 +7,15 @@ import { buildLiteSnapshot } from '../src/station/lite-snapshot.js';
 import { buildSystemState } from '../src/station/system-state.js';
 import { FixedClock } from '../src/util/clock.js';
 import { tmpDataDir } from '../test/helpers/server.js';
-import { medianMs, type BudgetLine, type Suite } from './harness.js';
+import { medianMs, profile, type BudgetLine, type Suite } from './harness.js';
 
 // Station budgets: lite snapshot on a cache miss (8 tracked), system state, and a cache hit over
 // HTTP against uWebSockets.js serving a constant buffer of the same size, same load, same run.
 
 const TRACKED = ['iss', 'so-50', 'ao-91', 'ao-27', 'fo-29', 'ao-7', 'ao-73', 'rs-44'];
 const CONNECTIONS = 32;
-const WARM_MS = 500;
-const RUN_MS = 3000;
+// Load runs: warm-up, measured time, rounds (each round: the constant server, then ours).
+const loadPlan = () => (profile.quick ? { warmMs: 200, runMs: 500, rounds: 1 } : { warmMs: 500, runMs: 3000, rounds: 2 });
 
 // Load generator (a child process, so it does not share the server's event loop): raw
 // keep-alive sockets, one request in flight per connection, responses framed by Content-Length.
@@ -70,7 +70,8 @@ interface LoadResult {
 
 function load(port: number, path: string, gzip = false): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CLIENT, String(port), path, String(CONNECTIONS), String(WARM_MS), String(RUN_MS), gzip ? '1' : '0'], {
+    const { warmMs, runMs } = loadPlan();
+    const child = spawn(process.execPath, ['-e', CLIENT, String(port), path, String(CONNECTIONS), String(warmMs), String(runMs), gzip ? '1' : '0'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -136,7 +137,7 @@ export const stationSuite: Suite = {
     if (hit.headers.get('x-cache') !== 'HIT') throw new Error('the snapshot was not served from the cache');
     const constant = await constantServer(body);
     const rounds: Array<{ base: LoadResult; ours: LoadResult }> = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < loadPlan().rounds; i++) {
       const base = await load(constant.port, '/api/v1/lite/snapshot');
       const ours = await load(port, '/api/v1/lite/snapshot');
       rounds.push({ base, ours });

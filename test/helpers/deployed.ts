@@ -3,12 +3,19 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deployedRuntime } from '../../bench/child-bundle.js';
 import { tmpDataDir } from './server.js';
 import { spawnServer, type SpawnedServer } from './spawn-server.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+// (import.meta.url, not import.meta.dirname: dist/bench.mjs bundles this file and may run on Node 18.)
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let bundle: string | null = null;
+
+/** Runs this server bundle instead of building one (the bench: dist/server.mjs, built or beside dist/bench.mjs). */
+export function usePrebuiltServer(path: string): void {
+  bundle = path;
+}
 
 /** Builds the server bundle once per test process (into a temp dir: dist/ is left alone). */
 function serverBundle(): string {
