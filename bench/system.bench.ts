@@ -111,7 +111,9 @@ export const systemSuite: Suite = {
           name: 'CPU per WATCHDOG=1 (server fork+exec, systemd-notify incl. barrier)',
           value: perPingMs,
           unit: 'ms',
-          budget: 20,
+          // The share-of-a-core line below is the requirement; this is the same bound per ping
+          // (0.1 % of one core at one keep-alive every 30 s = 30 ms).
+          budget: (0.1 / 100) * (watchdogSec() / 2) * 1000,
           note: `server ${(r.parentCpuMs / r.pings).toFixed(2)} ms + helper ${(r.childCpuMs / r.pings).toFixed(2)} ms; ${r.pings} pings from a serving App (RSS ${r.rssMiB.toFixed(0)} MiB); ${describeRuntime()}`,
         },
         {
