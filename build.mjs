@@ -65,23 +65,23 @@ const nativeShims = {
   },
 };
 
+/** esbuild options every Node bundle of dist/ shares (server.mjs, bench.mjs). */
+const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node18',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
+  external: ['*.node', 'bufferutil', 'utf-8-validate'],
+  banner: { js: nodeBanner },
+  logLevel: 'warning',
+};
+
 async function buildServer() {
   rmSync(join(dist, 'native'), { recursive: true, force: true });
-  await build({
-    entryPoints: [join(root, 'src/main.ts')],
-    outfile: join(dist, 'server.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node18',
-    minify: true,
-    sourcemap: true,
-    legalComments: 'none',
-    external: ['*.node', 'bufferutil', 'utf-8-validate'],
-    plugins: [nativeShims, cronLocalTime],
-    banner: { js: nodeBanner },
-    logLevel: 'warning',
-  });
+  await build({ ...nodeBundle, entryPoints: [join(root, 'src/main.ts')], outfile: join(dist, 'server.mjs'), plugins: [nativeShims, cronLocalTime] });
   record(join(dist, 'server.mjs'));
   mkdirSync(join(dist, 'native'), { recursive: true });
   // uWebSockets.js: one binary per Node ABI (18 = 108, 20 = 115, 16 = 93) for the target arch.
@@ -114,21 +114,13 @@ async function buildBench() {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const info = { unit: readFileSync(join(root, 'deploy/satstation.service'), 'utf8'), root: null, version, arch };
   await build({
+    ...nodeBundle,
     entryPoints: [join(root, 'bench/run.ts')],
     outfile: join(dist, 'bench.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node18',
-    minify: true,
-    sourcemap: true,
-    legalComments: 'none',
     // esbuild is imported (lazily) only when the bench runs from the repo (bench/child-bundle.ts).
-    external: ['*.node', 'bufferutil', 'utf-8-validate', 'esbuild'],
+    external: [...nodeBundle.external, 'esbuild'],
     plugins: [nativeShims, cronTransformOnly],
     define: { __SATSTATION_BENCH__: JSON.stringify(info) },
-    banner: { js: nodeBanner },
-    logLevel: 'warning',
   });
   const data = join(dist, 'bench-data');
   rmSync(data, { recursive: true, force: true });
