@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SdNotify, type SpawnFn, type TimerClock } from '../../src/system/sd-notify.js';
 import { tmpDataDir } from '../helpers/server.js';
+import { spawnServer } from '../helpers/spawn-server.js';
 import { startReceiver, type NotifyReceiver } from './notify-receiver.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -162,33 +163,18 @@ describe('sd-notify against a real datagram socket', { skip: skipReal }, () => {
 
   it('the server sends READY=1 once it listens, WATCHDOG=1 periodically, STOPPING=1 on SIGTERM, and exits 0', async () => {
     const from = rx.messages.length;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    // Listening is logged before READY=1 is sent, so /health answering first is expected;
+    // READY's STATUS names the port it listens on.
+    const srv = await spawnServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: root,
-      env: { ...process.env, NOTIFY_SOCKET: rx.path, WATCHDOG_USEC: '400000', PORT: '0', HOST: '127.0.0.1', DATA_DIR: tmpDataDir(), LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { NOTIFY_SOCKET: rx.path, WATCHDOG_USEC: '400000', PORT: '0', HOST: '127.0.0.1', DATA_DIR: tmpDataDir(), LOG_LEVEL: 'info' },
+      timeoutMs: 30_000,
     });
-    const output: string[] = [];
-    let port = 0;
-    const onData = (b: Buffer) => {
-      for (const l of b.toString().split('\n')) {
-        if (!l) continue;
-        output.push(l);
-        const m = /listening on [^ ]+:(\d+)/.exec(l);
-        if (m) port = Number(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       const ready = await rx.waitFor((t) => t.includes('READY=1'), 30_000, from);
-      assert.match(ready.text, /STATUS=listening on 127\.0\.0\.1:\d+/);
+      assert.equal(ready.text.match(/STATUS=listening on (127\.0\.0\.1:\d+)/)?.[1], srv.base.replace('http://', ''));
       // Nothing but READY (and its barrier) before it: no keep-alive ahead of start-up.
       assert.ok(!rx.messages.slice(from, rx.messages.indexOf(ready)).some((m) => m.text.includes('WATCHDOG=1')));
-      // READY came after listen: the server answers right away.
-      for (let i = 0; i < 100 && !port; i++) await new Promise((r) => setTimeout(r, 10));
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
-      assert.equal(health.status, 200);
 
       const firstPing = rx.messages.length;
       await new Promise((r) => setTimeout(r, 1500));
@@ -198,19 +184,18 @@ describe('sd-notify against a real datagram socket', { skip: skipReal }, () => {
 
       const stopFrom = rx.messages.length;
       const t0 = performance.now();
-      child.kill('SIGTERM');
+      const stopped = srv.stop('SIGTERM');
       const stopping = await rx.waitFor((t) => t.includes('STOPPING=1'), 5000, stopFrom);
-      const code = await exited;
-      const ms = performance.now() - t0;
-      assert.equal(code, 0, output.join('\n'));
+      const { code, ms } = await stopped;
+      assert.equal(code, 0, srv.output.join('\n'));
       assert.ok(ms < 5000, `stopped in ${ms.toFixed(0)} ms (TimeoutStopSec=15)`);
       assert.ok(stopping.at - t0 < 5000);
       // No keep-alive after STOPPING=1.
       const afterStop = rx.messages.slice(rx.messages.indexOf(stopping) + 1);
       assert.ok(!afterStop.some((m) => m.text === 'WATCHDOG=1'), JSON.stringify(afterStop));
-      assert.ok(output.some((l) => l.includes('watchdog keep-alive every 200 ms')));
+      assert.ok(srv.output.some((l) => l.includes('watchdog keep-alive every 200 ms')));
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (srv.child.exitCode === null) srv.child.kill('SIGKILL');
     }
   });
 

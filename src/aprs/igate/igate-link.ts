@@ -1,19 +1,13 @@
 import type net from 'node:net';
-import { AprsIsClient, type AprsIsStatus } from './aprs-is-client.js';
+import { AprsIsClient, type AprsIsClientOptions, type AprsIsStatus } from './aprs-is-client.js';
 import type { Clock } from '../../util/clock.js';
 
 // The iGate's APRS-IS connection as the APRS service wants it: ensure(config) keeps one client
 // running with exactly that config (a changed server, login or filter starts a new one),
 // stop() lets it go. Status reads "stopped" while there is none.
 
-export interface IgateConfig {
-  host: string;
-  port: number;
-  callsign: string;
-  passcode: number;
-  filter: string;
-  connectTimeoutMs: number;
-}
+/** The client options the iGate settings decide (clock and software identity are the link's). */
+export type IgateConfig = Pick<AprsIsClientOptions, 'host' | 'port' | 'callsign' | 'passcode' | 'filter' | 'connectTimeoutMs'>;
 
 const STOPPED: AprsIsStatus = { status: 'stopped', connected: false, verified: null, server: null, last_connect_at: null, last_error: null, lines_sent: 0, lines_received: 0, lines_dropped: 0 };
 
