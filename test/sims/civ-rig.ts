@@ -236,6 +236,9 @@ export class CivRigSim {
   private body: number[] | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
   private watch: NodeJS.Timeout | null = null;
+  /** A byte-level attachment (attach()): receives everything the rig writes, like the port does. */
+  private sink: ((bytes: Uint8Array) => void) | null = null;
+  private readonly pttListeners = new Set<(on: boolean) => void>();
 
   constructor(opts: RigSimOptions) {
     if (opts.kind !== 'IC-705' && opts.kind !== 'IC-9700') throw new RangeError(`unknown rig kind ${String(opts.kind)}`);
@@ -286,6 +289,34 @@ export class CivRigSim {
     });
   }
 
+  /**
+   * Drives the rig without a serial port (a LAN emulator, say): every byte the rig writes goes to
+   * `write` (one call per frame it sends, as on the port), and `feed` hands it received bytes,
+   * parsed exactly as from the port. One attachment at a time. It works alongside an open port
+   * (replies then go to both), but the two share one frame parser, so don't feed both at once.
+   */
+  attach(write: (bytes: Uint8Array) => void): { feed(bytes: Uint8Array): void; detach(): void } {
+    if (this.sink) throw new Error('the simulator is already attached');
+    this.sink = write;
+    return {
+      feed: (bytes) => {
+        if (this.sink === write) this.onBytes(Buffer.from(bytes));
+      },
+      detach: () => {
+        if (this.sink === write) this.sink = null;
+      },
+    };
+  }
+
+  /**
+   * Calls `listener` whenever CI-V 1C 00 00/01 changes the transmit state (a repeated key-up, a
+   * dropApply fault or a direct write to state.transmitting does not). Returns the unsubscribe.
+   */
+  onPtt(listener: (on: boolean) => void): () => void {
+    this.pttListeners.add(listener);
+    return () => this.pttListeners.delete(listener);
+  }
+
   close(): Promise<void> {
     if (this.watch) clearInterval(this.watch);
     this.watch = null;
@@ -333,6 +364,7 @@ export class CivRigSim {
 
   private write(bytes: number[]): void {
     if (this.port?.isOpen) this.port.write(Buffer.from(bytes));
+    this.sink?.(Uint8Array.from(bytes));
   }
 
   private panelVfo(which: 'A' | 'B' | 'MAIN' | 'SUB'): SimVfo {
@@ -518,7 +550,14 @@ export class CivRigSim {
         if (d[0] !== 0x00) return null;
         if (d.length === 1) return { read: [0x1c, 0x00, s.transmitting ? 0x01 : 0x00] };
         const on = d.length === 2 ? onOff(d[1]) : null;
-        return on === null ? null : { set: () => (s.transmitting = on) };
+        if (on === null) return null;
+        return {
+          set: () => {
+            const was = s.transmitting;
+            s.transmitting = on;
+            if (was !== on) for (const l of this.pttListeners) l(on);
+          },
+        };
       }
       case 0x25: {
         if (s.satMode) return null; // the IC-9700 cannot do 0x25/0x26 in satellite mode
