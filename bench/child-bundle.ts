@@ -7,7 +7,7 @@
 //  - from the repo, bench/run.ts bundled once per run into node_modules/.cache (so the externals
 //    resolve), esbuild loaded lazily so neither children nor dist/bench.mjs ever load it.
 // Suites are imported lazily by bench/run.ts, so a child initialises only its own suite's modules.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -127,11 +127,28 @@ export async function runChild<T>(suite: string, child: string, args: string[] =
     env: { ...process.env, ...rt.env, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
-  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
+  return childResult<T>(`${suite} ${child} ${args.join(' ')}`, r.stdout ?? '', `exit ${r.status ?? r.signal}: ${r.stderr || r.stdout || r.error?.message}`);
+}
+
+/** runChild without blocking this process: for a child that talks to something this process serves. */
+export async function runChildAsync<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}): Promise<T> {
+  const script = await childEntry();
+  const rt = deployedRuntime();
+  const c = spawn(process.execPath, [...rt.flags, script, '--child', suite, child, ...args], { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  c.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-1 << 20)));
+  c.stderr!.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-1 << 16)));
+  const code = await new Promise<number | null>((resolve) => c.on('close', (n) => resolve(n)));
+  return childResult<T>(`${suite} ${child} ${args.join(' ')}`, out, `exit ${code}: ${err || out}`);
+}
+
+function childResult<T>(what: string, stdout: string, failure: string): T {
+  const line = stdout.trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as T;
   } catch {
-    throw new Error(`bench child ${suite} ${child} ${args.join(' ')} failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout || r.error?.message}`);
+    throw new Error(`bench child ${what} failed (${failure})`);
   }
 }
 

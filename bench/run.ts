@@ -26,6 +26,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'aprs', load: async () => (await import('./aprs.bench.js')).aprsSuite },
   { id: 'aprs-station', load: async () => (await import('./aprs-station.bench.js')).aprsStationSuite },
   { id: 'afsk', load: async () => (await import('./afsk.bench.js')).afskSuite },
+  { id: 'lan', load: async () => (await import('./lan.bench.js')).lanSuite },
   { id: 'robustness', load: async () => (await import('./robustness.bench.js')).robustnessSuite },
   { id: 'system', load: async () => (await import('./system.bench.js')).systemSuite },
 ];

@@ -16,6 +16,7 @@ import { nodeSerialDriver, type SerialDriver } from './radio/link/serial-driver.
 import type { CivTimeouts } from './radio/civ-bus.js';
 import { AprsService, type AprsServiceDeps } from './aprs/aprs-service.js';
 import { DeviceClaims } from './util/device-claims.js';
+import { LanHub, type LanHubDeps } from './radio/lan/lan-hub.js';
 import { AccessService } from './access/access-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   checkResponses?: boolean;
   /** APRS transport seams at the process edge (timings, the APRS-IS socket). */
   aprsTransport?: AprsServiceDeps['transport'];
+  /** The IC-705 LAN session's timings and preflight (tests shorten them); its clock is real time. */
+  lan?: Omit<LanHubDeps, 'clock'>;
 }
 
 /** Composition root: config → stores → drivers → services → http. stop() runs in reverse. */
@@ -89,9 +92,13 @@ export class App {
     });
     const lite = new LiteService(station, liteReply);
     const claims = new DeviceClaims();
+    // Network time, not the app's clock: keep-alives must run even when a test fixes "now".
+    const lan = new LanHub({ clock: systemClock, ...opts.lan });
+    this.parts.push(lan); // stops after the radio and APRS let their leases go
     const radio = new RadioService({
       clock,
       claims,
+      lan,
       serial: opts.serial ?? nodeSerialDriver,
       store: stores.radio,
       guidance,
@@ -111,6 +118,7 @@ export class App {
       network,
       radio,
       claims,
+      lan,
       version: VERSION,
       transport: opts.aprsTransport,
     });

@@ -11,7 +11,9 @@ import { IgateLink } from './igate/igate-link.js';
 import { AprsLog } from './log/aprs-log.js';
 import type { AgeBucket } from './log/age-bucket.js';
 import type { AprsTransport } from './transport/transport.js';
-import { makeTransport, type TransportOptions } from './transport/make-transport.js';
+import { makeTransport, type MadeTransport, type TransportOptions } from './transport/make-transport.js';
+import { LAN_PACKET_MODE, WifiTransport } from './transport/wifi-transport.js';
+import type { LanHub } from '../radio/lan/lan-hub.js';
 import { nodeSerialDriver } from '../radio/link/serial-driver.js';
 import { resolveTncBinary, installTnc, installInTerminal, type InstallOptions, type TerminalOptions } from './tnc/tnc-binary.js';
 import { stationIdentity, callsignProblem } from '../station/callsign.js';
@@ -56,6 +58,8 @@ export interface AprsServiceDeps {
   network: { state(): { online: boolean; offline: boolean } };
   radio: RadioLink;
   claims: DeviceClaims;
+  /** The IC-705's LAN sessions (Wi-Fi transport), shared with radio control. */
+  lan: LanHub;
   version: string;
   /** Seams at the edge of the process (tests point them at fakes on 127.0.0.1). */
   transport?: Partial<TransportOptions>;
@@ -111,6 +115,10 @@ export class AprsService implements AprsStatusSource {
 
   // --- state ---------------------------------------------------------------------------------
 
+  /** Settings as the API shows them (the LAN password masked). */
+  publicSettings(): AprsSettings {
+    return this.d.store.publicView();
+  }
   settings(): AprsSettings {
     return this.d.store.get();
   }
@@ -186,12 +194,12 @@ export class AprsService implements AprsStatusSource {
       session_active: this.connected && (t?.kiss_connected ?? false),
       sidecar_running: t?.sidecar_running ?? false,
       kiss_connected: t?.kiss_connected ?? false,
-      audio_rx_active: t?.sidecar_running ?? false,
-      audio_tx_active: false,
+      audio_rx_active: t?.audio_rx_active ?? t?.sidecar_running ?? false,
+      audio_tx_active: t?.audio_tx_active ?? false,
       control_endpoint: t?.control_endpoint ?? base.control_endpoint,
       modem_state: t?.modem_state ?? (this.estop ? 'stopped (emergency stop)' : 'stopped'),
       capabilities: this.capabilities(s),
-      owned_resource: this.connected ? this.ownedResource : null,
+      owned_resource: this.connected ? (t?.owned_resource !== undefined ? t.owned_resource : this.ownedResource) : null,
       last_error: this.lastError ?? t?.last_error ?? null,
       last_started_at: this.startedAt,
       last_packet_at: this.counters.last_packet_at,
@@ -235,7 +243,7 @@ export class AprsService implements AprsStatusSource {
   }
 
   state() {
-    return { settings: this.settings(), runtime: this.runtime(), previewTarget: this.previewTarget(), identity: this.identity() };
+    return { settings: this.publicSettings(), runtime: this.runtime(), previewTarget: this.previewTarget(), identity: this.identity() };
   }
 
   // --- target selection ----------------------------------------------------------------------
@@ -262,10 +270,8 @@ export class AprsService implements AprsStatusSource {
   async connect(): Promise<void> {
     if (this.connected) return;
     const s = this.settings();
-    if (s.transport_mode === 'wifi') {
-      throw new AppError(409, 'transport_unavailable', 'the Wi-Fi (LAN) transport is not available yet: set transport_mode usb');
-    }
-    const made = makeTransport(s, { dataDir: this.d.dataDir, clock: this.d.clock, identity: this.identity(), serial: nodeSerialDriver, ptyWaitMs: 8000, ...this.d.transport });
+    const opts = { dataDir: this.d.dataDir, clock: this.d.clock, identity: this.identity(), serial: nodeSerialDriver, ptyWaitMs: 8000, ...this.d.transport };
+    const made = s.transport_mode === 'wifi' ? this.wifiTransport(s, opts) : makeTransport(s, opts);
     // The PTT device is claimed before anything opens it: never two owners of one tty.
     if (made.claimDevice) this.d.claims.claim(made.claimDevice, PTT_OWNER);
     this.estop = false;
@@ -280,12 +286,28 @@ export class AprsService implements AprsStatusSource {
       await made.transport.stop().catch(() => {});
       this.transport = null;
       this.d.claims.release(PTT_OWNER);
+      // The LAN preflight and login say precisely what failed (spec part 7): keep their status.
+      if (err instanceof AppError) throw new AppError(err.status, err.code, this.lastError, err.details);
       throw new AppError(502, 'transport_failed', this.lastError);
     }
     this.connected = true;
     this.startedAt = iso(this.d.clock.now());
     this.schedule(0);
     log.info(`connected (${made.transport.kind}); ${this.ownedResource ?? 'no device held'}`);
+  }
+
+  private wifiTransport(s: AprsSettings, opts: TransportOptions): MadeTransport {
+    if (s.rig_model !== 'rigA') throw badRequest('the Wi-Fi transport is for rigA (the IC-705) only: set transport_mode usb', { field: 'transport_mode' }, 'transport_unsupported');
+    if (!s.wifi_host) throw badRequest('no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the APRS settings', { field: 'wifi_host' }, 'no_wifi_host');
+    const transport = new WifiTransport(s, {
+      ...opts,
+      lan: this.d.lan,
+      tuneHz: () => {
+        const t = this.previewTarget();
+        return t.corrected_frequency_hz ?? t.frequency_hz;
+      },
+    });
+    return { transport, claimDevice: null, ownedResource: transport.endpoint };
   }
 
   async disconnect(): Promise<void> {
@@ -380,7 +402,9 @@ export class AprsService implements AprsStatusSource {
   private async retune(): Promise<void> {
     const s = this.settings();
     const t = this.previewTarget();
-    if (s.operating_mode !== 'satellite' || !t.pass_active || !this.d.radio.runtime().connected || this.d.radio.sessions.holdsRig()) {
+    const wifi = this.transport instanceof WifiTransport ? this.transport : null;
+    const viaRadio = this.d.radio.runtime().connected;
+    if (s.operating_mode !== 'satellite' || !t.pass_active || (!viaRadio && !wifi) || this.d.radio.sessions.holdsRig()) {
       this.retuned = null;
       return;
     }
@@ -393,7 +417,10 @@ export class AprsService implements AprsStatusSource {
       return;
     }
     try {
-      await this.d.radio.writePair({ uplink_hz: up, downlink_hz: down, uplink_mode: 'FM', downlink_mode: 'FM' });
+      // Over Wi-Fi the data mode takes its modulation from the LAN audio; on USB plain FM.
+      const mode = wifi ? LAN_PACKET_MODE : 'FM';
+      if (viaRadio) await this.d.radio.writePair({ uplink_hz: up, downlink_hz: down, uplink_mode: mode, downlink_mode: mode });
+      else await wifi!.tune({ rx_hz: down, rx_mode: mode, tx_hz: up, tx_mode: mode });
       this.retuned = { key, up, down, at: now };
     } catch (err) {
       this.retuned = null;

@@ -1,14 +1,15 @@
 import * as v from 'valibot';
 import { SERIAL_BAUD_RATES, baudRate, serialDevice } from '../util/serial-rules.js';
 import { RIG_MODELS, civAddress } from '../radio/settings.js';
+import { ICOM_LAN_CONTROL_PORT, hostName, lanLoginFields, printableText } from '../util/net-rules.js';
 
 // APRS settings (spec part 2): every field the spec names, with bounds chosen where the spec
 // shows none (recorded in docs/decisions.md). The APRS issue owns the station service; the
 // station owns this file because system state and stationIdentity read it.
 
 const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
-const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.regex(/^[\x20-\x7e]*$/, 'must be printable ASCII'));
-const host = () => v.pipe(v.string(), v.maxLength(253), v.regex(/^(|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?)$/, 'must be a host name or address'));
+const text = printableText;
+const host = hostName;
 const AX25_ADDR = '[A-Z0-9]{1,6}(-(1[0-5]|[0-9]))?';
 const ax25Addr = () => v.pipe(v.string(), v.toUpperCase(), v.regex(new RegExp(`^${AX25_ADDR}$`), 'must be an AX.25 address like WIDE1-1'));
 /** A digipeater path: up to 8 comma-separated AX.25 addresses, or empty. */
@@ -86,11 +87,12 @@ export const AprsSettingsSchema = v.object({
   /** null: the regional APRS frequency for the station's location. */
   terrestrial_manual_frequency_hz: v.nullable(int(1_800_000, 1_300_000_000)),
   igate_auto_enable_with_internet: v.boolean(),
-  // Wi-Fi transport (one rig model): the rig's LAN session.
-  wifi_host: host(),
-  wifi_username: text(64),
-  wifi_password: text(64),
-  wifi_control_port: int(1, 65535),
+  // Wi-Fi transport (rigA only): the rig's LAN session; our own Bell 202 modem keys it.
+  ...lanLoginFields(),
+  /** Flags sent before the frame while the transmitter settles (Wi-Fi transport's own modem). */
+  afsk_txdelay_ms: int(0, 1000),
+  /** Flags after the frame so the radio does not cut its end off. */
+  afsk_tail_ms: int(0, 500),
 });
 export type AprsSettings = v.InferOutput<typeof AprsSettingsSchema>;
 
@@ -146,5 +148,8 @@ export const defaultAprsSettings = (): AprsSettings => ({
   wifi_host: '',
   wifi_username: '',
   wifi_password: '',
-  wifi_control_port: 50001,
+  wifi_control_port: ICOM_LAN_CONTROL_PORT,
+  // Dire Wolf's own defaults for a 1200 baud radio port (TXDELAY 30 × 10 ms, TXTAIL 10 × 10 ms).
+  afsk_txdelay_ms: 300,
+  afsk_tail_ms: 100,
 });

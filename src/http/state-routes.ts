@@ -28,7 +28,7 @@ export function stateRoutes<S extends ObjSchema>(o: StateRoutesOptions<S>): Rout
       tag: o.tag,
       summary: `Read ${o.what}`,
       response: stateSchema,
-      handler: () => ({ state: o.store.get() }),
+      handler: () => ({ state: o.store.publicView() }),
     }),
     route({
       method: 'POST',
@@ -39,9 +39,10 @@ export function stateRoutes<S extends ObjSchema>(o: StateRoutesOptions<S>): Rout
       response: stateSchema,
       clearsLiteCache: o.clearsLiteCache,
       handler: async ({ body }) => {
-        const merged = o.store.preview(body);
+        const merged = o.store.preview(o.store.unmaskPatch(body));
         const refined = o.refine ? await o.refine(merged) : merged;
-        return { state: await o.store.set(refined) };
+        await o.store.set(refined);
+        return { state: o.store.publicView() };
       },
     }),
   ];

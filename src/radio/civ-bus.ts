@@ -78,14 +78,25 @@ export class CivBus {
   }
 
   /** Transceive broadcasts (the operator turned a knob); listeners must not throw. */
-  onBroadcast(fn: (f: CivFrame) => void): void {
+  onBroadcast(fn: (f: CivFrame) => void): () => void {
     this.broadcastFns.push(fn);
+    // A LAN session's bus outlives one owner's connection: each owner takes its listener away.
+    return () => {
+      const i = this.broadcastFns.indexOf(fn);
+      if (i >= 0) this.broadcastFns.splice(i, 1);
+    };
   }
 
   /** Sends one command and resolves with its reply (a read) or the OK frame (a set). */
   request(req: CivRequest): Promise<CivFrame> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     return this.queue.run(() => this.exchange(req));
+  }
+
+  /** Sends req ahead of every queued command (PTT off on an emergency stop). */
+  urgent(req: CivRequest): Promise<CivFrame> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    return this.queue.runFirst(() => this.exchange(req));
   }
 
   /** The link went away: fail what waits, refuse what comes. */

@@ -5,8 +5,7 @@ import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
 import type { RadioSettings } from './settings.js';
-import type { SerialDriver } from './link/serial-driver.js';
-import type { CivTimeouts } from './civ-bus.js';
+import type { RigPorts } from './link/rig-port.js';
 import type { CivFrame } from './civ/frame.js';
 import { cmd, decode } from './civ/commands.js';
 import { rigBandOf } from '../guidance/eligibility.js';
@@ -24,9 +23,8 @@ const log = logger('radio');
 
 export interface ControllerDeps {
   clock: Clock;
-  serial: SerialDriver;
+  ports: RigPorts;
   settings: () => RadioSettings;
-  timeouts?: CivTimeouts;
   /** The rig went away (unplug): auto-track rewrites the whole pair once it is back. */
   onDown?: () => void;
 }
@@ -46,10 +44,11 @@ export class RadioController {
   /** 'link' faults clear when the rig answers again; 'op' faults stay until the next operation. */
   private errorKind: 'link' | 'op' | null = null;
   private rxObservers: RxObserver[] = [];
+  private unlisten: () => void = () => {};
 
   constructor(private readonly d: ControllerDeps) {
     this.link = new RigLink(
-      { serial: d.serial, clock: d.clock, settings: d.settings, timeouts: d.timeouts },
+      { ports: d.ports, clock: d.clock, settings: d.settings },
       {
         up: (rig, initError) => this.onUp(rig, initError),
         down: (err) => this.onDown(err),
@@ -95,9 +94,7 @@ export class RadioController {
   // --- connection ---------------------------------------------------------------------------
 
   async connect(): Promise<void> {
-    if (!this.d.settings().serial_device) {
-      throw badRequest('no serial device is set: choose one in the radio settings (GET /api/v1/radio/ports lists candidates)', null, 'no_serial_device');
-    }
+    this.d.ports.check(this.d.settings());
     try {
       await this.link.connect();
     } catch (err) {
@@ -116,11 +113,12 @@ export class RadioController {
     this.patch({ connected: true, capabilities: rig.capabilities, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
     if (initError) this.fail('link', initError);
     else if (this.errorKind === 'link') this.patch({ last_error: null });
-    rig.bus.onBroadcast((f) => this.onBroadcast(rig, f));
+    this.unlisten = rig.bus.onBroadcast((f) => this.onBroadcast(rig, f));
     this.schedulePoll(0);
   }
 
   private onDown(err: string | null): void {
+    this.unlisten();
     this.stopPolling();
     this.patch({ connected: false });
     if (err) this.fail('link', err);
@@ -234,7 +232,7 @@ export class RadioController {
     const rig = this.rig;
     if (!rig) return false;
     try {
-      await rig.bus.request(cmd.setTransmit(false));
+      await rig.bus.urgent(cmd.setTransmit(false));
       return true;
     } catch (err) {
       this.fail('op', `PTT off over CI-V failed: ${errorMessage(err)}`);

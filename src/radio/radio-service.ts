@@ -5,6 +5,8 @@ import type { RadioStatusSource, RadioRuntime } from './types.js';
 import type { RadioSettings } from './settings.js';
 import type { SerialDriver, PortListing } from './link/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
+import { rigPorts, type RigPorts } from './link/rig-port.js';
+import type { LanHub } from './lan/lan-hub.js';
 import type { Vfo } from './rig.js';
 import { radioEligibility } from '../guidance/eligibility.js';
 import { hzToMhz3 } from '../guidance/doppler.js';
@@ -31,6 +33,8 @@ export interface RadioServiceDeps {
   timeouts?: CivTimeouts;
   /** Serial devices shared with the APRS TNC's PTT: one owner each. */
   claims?: DeviceClaims;
+  /** The IC-705's LAN sessions, shared with the APRS station (Wi-Fi transport). */
+  lan: LanHub;
 }
 
 export interface ManualPair {
@@ -50,17 +54,21 @@ export interface ApplyRequest {
 }
 
 const CLAIM = 'the radio controller (CI-V)';
+/** Settings whose change reopens a connected rig's line. */
+const LINK_FIELDS = ['transport', 'serial_device', 'baud_rate', 'civ_address', 'rig_model', 'wifi_host', 'wifi_control_port', 'wifi_username', 'wifi_password'] as const;
 
 export class RadioService implements RadioStatusSource {
   readonly name = 'radio';
   readonly controller: RadioController;
   readonly tracker: AutoTracker;
   readonly sessions: RadioSessionService;
+  private readonly ports: RigPorts;
   private unsubscribe: () => void = () => {};
 
   constructor(private readonly d: RadioServiceDeps) {
     const settings = () => d.store.get();
-    this.controller = new RadioController({ clock: d.clock, serial: d.serial, settings, timeouts: d.timeouts, onDown: () => this.tracker.rigLost() });
+    this.ports = rigPorts({ serial: d.serial, lan: d.lan, timeouts: d.timeouts });
+    this.controller = new RadioController({ clock: d.clock, ports: this.ports, settings, onDown: () => this.tracker.rigLost() });
     this.tracker = new AutoTracker({ clock: d.clock, controller: this.controller, profile: (id) => d.guidance.profile(id), rangeRate: d.rangeRate });
     this.sessions = new RadioSessionService({
       clock: d.clock,
@@ -75,6 +83,10 @@ export class RadioService implements RadioStatusSource {
   settings(): RadioSettings {
     return this.d.store.get();
   }
+  /** Settings as the API shows them (the LAN password masked). */
+  publicSettings(): RadioSettings {
+    return this.d.store.publicView();
+  }
   runtime(): RadioRuntime {
     return this.controller.runtime();
   }
@@ -82,14 +94,14 @@ export class RadioService implements RadioStatusSource {
     return this.sessions.view();
   }
   state() {
-    return { settings: this.settings(), runtime: this.runtime(), session: this.session() };
+    return { settings: this.publicSettings(), runtime: this.runtime(), session: this.session() };
   }
 
   async start(): Promise<void> {
     // A changed device, speed, address or model takes effect at once on a connected rig.
     let prev = this.settings();
     this.unsubscribe = this.d.store.onChange((next) => {
-      const relink = next.serial_device !== prev.serial_device || next.baud_rate !== prev.baud_rate || next.civ_address !== prev.civ_address || next.rig_model !== prev.rig_model;
+      const relink = LINK_FIELDS.some((k) => next[k] !== prev[k]);
       prev = next;
       if (!this.controller.rig) this.controller.patch({ capabilities: this.controller.capabilities() }); // the model shown follows the setting
       else if (!next.enabled) void this.disconnect();
@@ -116,8 +128,10 @@ export class RadioService implements RadioStatusSource {
 
   async connect(): Promise<void> {
     if (!this.settings().enabled) throw new AppError(409, 'radio_disabled', 'radio control is disabled: set enabled true in the radio settings first');
+    this.ports.check(this.settings());
     this.d.claims?.release(CLAIM);
-    this.d.claims?.claim(this.settings().serial_device, CLAIM);
+    const device = this.ports.resource(this.settings());
+    if (device) this.d.claims?.claim(device, CLAIM);
     await this.controller.connect();
   }
 

@@ -1,17 +1,17 @@
-import { CivBus, type CivTimeouts } from './civ-bus.js';
 import { Ic705Driver } from './rig-ic705.js';
 import { Ic9700Driver } from './rig-ic9700.js';
+import type { CivBus } from './civ-bus.js';
 import type { RigDriver } from './rig.js';
 import type { RadioSettings } from './settings.js';
-import type { SerialConnection, SerialDriver } from './link/serial-driver.js';
+import { isFinal, type RigPort, type RigPorts } from './link/rig-port.js';
 import type { Clock, Timer } from '../util/clock.js';
 import { backoffMs } from '../util/queue.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 
-// The rig's connection: open the serial device, build the CI-V bus and the model's driver, and
-// when the device goes away (USB unplug) keep trying to reopen it with capped backoff, on the
-// injected clock, until disconnect() says stop.
+// The rig's connection: open its CI-V line (a serial device, or the IC-705's LAN session), build
+// the model's driver, and when the line goes away (USB unplug, radio out of Wi-Fi range) keep
+// trying to reopen it with capped backoff, on the injected clock, until disconnect() says stop.
 
 const log = logger('radio:link');
 
@@ -19,9 +19,9 @@ const log = logger('radio:link');
 export const RECONNECT = { base_ms: 500, max_ms: 10_000 } as const;
 
 export interface RigLinkEvents {
-  /** The port is open and the driver initialised (or init failed: error set, rig still usable). */
+  /** The line is open and the driver initialised (or init failed: error set, rig still usable). */
   up(rig: RigDriver, initError: string | null): void;
-  /** The port went away (err) or we closed it (null). */
+  /** The line went away (err) or we closed it (null). */
   down(err: string | null): void;
 }
 
@@ -29,10 +29,10 @@ export function driverFor(model: RadioSettings['rig_model'], bus: CivBus): RigDr
   return model === 'rigB' ? new Ic9700Driver(bus) : new Ic705Driver(bus);
 }
 
-export const civAddressByte = (s: string): number => parseInt(s.slice(2), 16);
+export { civAddressByte } from './link/rig-port.js';
 
 export class RigLink {
-  private conn: SerialConnection | null = null;
+  private port: RigPort | null = null;
   private rig: RigDriver | null = null;
   private want = false;
   private attempt = 0;
@@ -42,7 +42,7 @@ export class RigLink {
   lastOpenError: string | null = null;
 
   constructor(
-    private readonly d: { serial: SerialDriver; clock: Clock; settings: () => RadioSettings; timeouts?: CivTimeouts },
+    private readonly d: { ports: RigPorts; clock: Clock; settings: () => RadioSettings },
     private readonly events: RigLinkEvents,
   ) {}
 
@@ -66,9 +66,9 @@ export class RigLink {
     this.want = false;
     this.cancelRetry();
     await this.opening?.catch(() => {});
-    const conn = this.conn;
+    const port = this.port;
     this.drop(null);
-    await conn?.close();
+    await port?.close();
   }
 
   private open(): Promise<void> {
@@ -78,46 +78,46 @@ export class RigLink {
 
   private async tryOpen(): Promise<void> {
     const s = this.d.settings();
-    if (!s.serial_device) throw new Error('no serial device is set in the radio settings');
-    let conn: SerialConnection;
+    let port: RigPort;
     try {
-      conn = await this.d.serial.open(s.serial_device, s.baud_rate);
+      port = await this.d.ports.open(s);
     } catch (err) {
       this.lastOpenError = errorMessage(err);
-      this.scheduleRetry();
+      // A wrong password or an unsupported setting: retrying only hammers the radio.
+      if (isFinal(err)) this.want = false;
+      else this.scheduleRetry();
       throw err;
     }
     if (!this.want) {
-      await conn.close();
+      await port.close();
       return;
     }
     this.lastOpenError = null;
     this.attempt = 0;
-    const bus = new CivBus(conn, { rigAddr: civAddressByte(s.civ_address), timeouts: this.d.timeouts });
-    const rig = driverFor(s.rig_model, bus);
-    this.conn = conn;
+    const rig = driverFor(s.rig_model, port.bus);
+    this.port = port;
     this.rig = rig;
-    conn.onClose((err) => {
-      if (this.conn !== conn) return;
-      log.warn(`${conn.path} went away: ${err ? err.message : 'closed'}`);
-      this.drop(err ? `serial device ${conn.path} went away (${err.message}); reconnecting` : null);
+    port.onLost((why) => {
+      if (this.port !== port) return;
+      log.warn(`${port.label} went away: ${why}`);
+      this.drop(`${why}; reconnecting`);
+      void port.close().catch(() => {});
       if (this.want) this.scheduleRetry();
     });
     let initError: string | null = null;
     try {
       await rig.init();
     } catch (err) {
-      initError = `the rig did not answer on ${conn.path}: ${errorMessage(err)}`;
+      initError = `the rig did not answer on ${port.label}: ${errorMessage(err)}`;
     }
-    log.info(`${rig.capabilities.radio} on ${conn.path} at ${s.baud_rate} baud${initError ? ` (${initError})` : ''}`);
+    log.info(`${rig.capabilities.radio} on ${port.label}${s.transport === 'usb' ? ` at ${s.baud_rate} baud` : ''}${initError ? ` (${initError})` : ''}`);
     if (this.rig === rig) this.events.up(rig, initError);
   }
 
   private drop(err: string | null): void {
     const had = this.rig !== null;
-    this.rig?.bus.close(new Error(err ?? 'disconnected'));
     this.rig = null;
-    this.conn = null;
+    this.port = null;
     if (had) this.events.down(err);
   }
 

@@ -1,9 +1,12 @@
 import * as v from 'valibot';
 import { baudRate, serialDevice } from '../util/serial-rules.js';
+import { ICOM_LAN_CONTROL_PORT, lanLoginFields } from '../util/net-rules.js';
 
 // Radio settings (spec part 2). The radio issue owns the controller; the station owns the
 // flat file so system state can show it from the start.
 export const RIG_MODELS = ['rigA', 'rigB'] as const;
+/** usb: CI-V on a serial device. wifi: the IC-705's LAN session (rigA only). */
+export const RADIO_TRANSPORTS = ['usb', 'wifi'] as const;
 
 // CI-V baud rates the IC-705 and IC-9700 offer on USB (their menus: 4800 to 115200).
 export const RIG_BAUD_RATES = [4800, 9600, 19200, 38400, 57600, 115200] as const;
@@ -12,6 +15,8 @@ export const civAddress = () => v.pipe(v.string(), v.regex(/^0x[0-9A-Fa-f]{2}$/,
 export const RadioSettingsSchema = v.object({
   enabled: v.boolean(),
   rig_model: v.picklist(RIG_MODELS),
+  transport: v.picklist(RADIO_TRANSPORTS),
+  ...lanLoginFields(),
   serial_device: serialDevice(),
   baud_rate: baudRate(RIG_BAUD_RATES),
   civ_address: civAddress(),
@@ -28,6 +33,11 @@ export type RadioSettings = v.InferOutput<typeof RadioSettingsSchema>;
 export const defaultRadioSettings = (): RadioSettings => ({
   enabled: false,
   rig_model: 'rigA',
+  transport: 'usb',
+  wifi_host: '',
+  wifi_username: '',
+  wifi_password: '',
+  wifi_control_port: ICOM_LAN_CONTROL_PORT,
   serial_device: '',
   baud_rate: 19200,
   civ_address: '0xA4',

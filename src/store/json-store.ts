@@ -21,7 +21,12 @@ export interface JsonStoreOptions<S extends AnySchema> {
   maxBytes?: number;
   /** File mode of every write (default 0o644); 0o600 for a file that holds a secret's hash. */
   mode?: number;
+  /** Top-level fields that are write-only: publicView() shows SECRET_MASK for a set one. */
+  secrets?: readonly string[];
 }
+
+/** What a set secret reads back as; a POST carrying it exactly keeps the stored value. */
+export const SECRET_MASK = '********';
 
 /** Settings files are a few KiB; even 256 KiB of the most hostile JSON parses in a few MiB of heap. */
 export const STATE_FILE_MAX_BYTES = 256 * 1024;
@@ -34,6 +39,13 @@ export function storageError(err: unknown): unknown {
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function maskSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
+  if (!secrets?.length || !isPlainObject(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const k of secrets) if (typeof out[k] === 'string' && out[k] !== '') out[k] = SECRET_MASK;
+  return out as T;
 }
 
 /** Merge a validated partial into a state: nested plain objects merge, arrays and scalars replace. */
@@ -59,6 +71,7 @@ export class JsonStore<S extends AnySchema> {
   private lastWritten: string | null = null;
   private queue: Promise<void> = Promise.resolve();
   private readonly listeners: Listeners<v.InferOutput<S>>;
+  private masked: { of: v.InferOutput<S>; view: v.InferOutput<S> } | null = null;
 
   constructor(private readonly opts: JsonStoreOptions<S>) {
     this.path = join(opts.dir, `${opts.name}.json`);
@@ -83,6 +96,23 @@ export class JsonStore<S extends AnySchema> {
 
   get(): v.InferOutput<S> {
     return this.value;
+  }
+
+  /**
+   * The value as the API shows it: secrets (a radio's LAN password can key its transmitter)
+   * masked. Computed once per change, so the lite snapshot and state routes pay nothing.
+   */
+  publicView(): v.InferOutput<S> {
+    if (this.masked?.of !== this.value) this.masked = { of: this.value, view: maskSecrets(this.value, this.opts.secrets) };
+    return this.masked.view;
+  }
+
+  /** A patch with masked secrets dropped (the client sent back what it was shown). */
+  unmaskPatch(patch: unknown): unknown {
+    if (!this.opts.secrets?.length || !isPlainObject(patch)) return patch;
+    const out = { ...patch };
+    for (const k of this.opts.secrets) if (out[k] === SECRET_MASK) delete out[k];
+    return out;
   }
 
   /** Re-read the file (for state another process writes, such as the GPS fix). */

@@ -27,6 +27,14 @@ export class OneAtATime {
     });
   }
 
+  /** Runs fn next, ahead of every waiting job (an emergency unkey); never refused for a full queue. */
+  runFirst<T>(fn: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.jobs.unshift({ run: fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
   /** Rejects every job not yet started; the one running finishes on its own. */
   clear(err: Error): void {
     const waiting = this.jobs;

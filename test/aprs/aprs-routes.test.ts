@@ -59,7 +59,8 @@ describe('APRS routes without a transport', () => {
       const wifi = await s.post('/api/v1/settings/aprs', { transport_mode: 'wifi' });
       assert.equal(wifi.status, 200);
       const conn = await s.post('/api/v1/aprs/connect');
-      assert.equal(conn.status, 409);
+      assert.equal(conn.status, 400, 'Wi-Fi without the rig’s address says so');
+      assert.equal(conn.body.error.code, 'no_wifi_host');
     } finally {
       await s.stop();
     }

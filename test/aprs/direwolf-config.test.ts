@@ -60,6 +60,15 @@ describe('direwolfLaunch', () => {
     assert.match(conf({ kind: 'none' }, { mycall: 'n0call' }).configText, /^MYCALL N0CALL$/m);
   });
 
+  it('runs decode-only for the Wi-Fi transport: stdin at the LAN rate, ALSA null out, no PTT whatever the plan', () => {
+    const c = direwolfLaunch({ ...base, ptt: { kind: 'hamlib', model: 3085, device: '/dev/ttyACM0', baud: 19200 }, decodeOnlyStdinRate: 24000 }).configText;
+    assert.match(c, /^ADEVICE stdin null$/m);
+    assert.match(c, /^ARATE 24000$/m);
+    assert.doesNotMatch(c, /^PTT /m);
+    assert.match(c, /^KISSPORT 0$/m);
+    assert.throws(() => direwolfLaunch({ ...base, ptt: { kind: 'none' }, decodeOnlyStdinRate: 7 }), DirewolfConfigError);
+  });
+
   it('refuses values that would inject lines, be truncated, or open a listener', () => {
     const bad: Array<[string, () => unknown]> = [
       ['newline in audio', () => conf({ kind: 'none' }, { audioIn: 'default\nKISSPORT 8001' })],

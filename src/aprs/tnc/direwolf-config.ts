@@ -44,6 +44,12 @@ export interface DirewolfLaunchOptions {
   configPath: string;
   /** Tests: read received audio from standard input instead of audioIn. */
   audioFromStdin?: boolean;
+  /**
+   * Wi-Fi transport: decode only. Received audio (16-bit mono at this rate) arrives on standard
+   * input from the rig's LAN stream; output goes to ALSA's null device and no PTT exists, so this
+   * Dire Wolf can never key anything (our own modem transmits).
+   */
+  decodeOnlyStdinRate?: number;
 }
 
 /** A value that cannot be written into a Dire Wolf configuration safely or correctly. */
@@ -106,18 +112,21 @@ export function pttLine(ptt: PttPlan): string {
 export function direwolfLaunch(o: DirewolfLaunchOptions): DirewolfLaunch {
   const mycall = o.mycall.trim().toUpperCase();
   if (!CALL_RE.test(mycall)) throw new DirewolfConfigError(`MYCALL must be a callsign like N0CALL or N0CALL-7, got ${JSON.stringify(o.mycall)}`);
-  const input = o.audioFromStdin ? 'stdin' : audioDevice(o.audioIn, 'audio input device');
-  const output = audioDevice(o.audioOut, 'audio output device');
+  const rate = o.decodeOnlyStdinRate;
+  if (rate !== undefined && (!Number.isInteger(rate) || rate < 8000 || rate > 192000)) throw new DirewolfConfigError(`audio sample rate must be 8000..192000 Hz, got ${rate}`);
+  const input = o.audioFromStdin || rate ? 'stdin' : audioDevice(o.audioIn, 'audio input device');
+  const output = rate ? 'null' : audioDevice(o.audioOut, 'audio output device');
   if (!o.configPath || /[\0\n\r]/.test(o.configPath)) throw new DirewolfConfigError('config path must be a plain file path');
   const lines = [
     '# Written by satstation on every start of the TNC; edits here are overwritten.',
     '# No beacons, igate or digipeater here: satstation does those itself.',
     `ADEVICE ${input} ${output}`,
+    ...(rate ? [`ARATE ${rate}`] : []),
     'ACHANNELS 1',
     'CHANNEL 0',
     `MYCALL ${mycall}`,
     'MODEM 1200',
-    pttLine(o.ptt),
+    rate ? '# PTT: none (decode only; satstation keys the rig over its LAN session)' : pttLine(o.ptt),
     '# No network servers: KISS goes over the pseudo-terminal (-p) only.',
     'AGWPORT 0',
     'KISSPORT 0',

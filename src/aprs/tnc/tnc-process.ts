@@ -122,6 +122,8 @@ class LineSplitter {
 export class TncProcess {
   private child: ChildProcess | null = null;
   private holdStdin: ChildProcess['stdin'] = null;
+  /** Audio bytes dropped because the child fell behind (bounded pipe). */
+  stdinDropped = 0;
   private want = false;
   private attempt = 0;
   private retry: Timer | null = null;
@@ -133,6 +135,22 @@ export class TncProcess {
   private ptyFns: Array<(path: string | null) => void> = [];
   private exitFns: Array<(desc: string) => void> = [];
   private readonly st: TncStatus;
+
+  /**
+   * Feeds the child's standard input ('hold' mode): the Wi-Fi transport's receive audio. While the
+   * pipe holds more than maxQueued bytes the chunk is dropped (counted), so a stalled decoder can
+   * never grow our memory. False when there is no pipe or the chunk was dropped.
+   */
+  writeStdin(bytes: Uint8Array, maxQueued = 96_000): boolean {
+    const w = this.holdStdin;
+    if (!w || w.destroyed || !w.writable) return false;
+    if (w.writableLength > maxQueued) {
+      this.stdinDropped += bytes.byteLength;
+      return false;
+    }
+    w.write(bytes);
+    return true;
+  }
 
   constructor(private readonly o: TncProcessOptions) {
     this.st = {

@@ -84,12 +84,17 @@ export class DirewolfTransport implements AprsTransport {
   /** The open under way for the latest announced pseudo-terminal. */
   private attaching: Promise<void> = Promise.resolve();
 
-  constructor(s: AprsSettings, private readonly ptt: PttPlan, private readonly o: TransportOptions) {
+  /**
+   * decodeOnlyRate: the Wi-Fi transport's receiver. Audio comes in through feedAudio() (standard
+   * input), there is no PTT and no output device, and send() is refused: our own modem transmits.
+   */
+  constructor(s: AprsSettings, private readonly ptt: PttPlan, private readonly o: TransportOptions, private readonly decodeOnlyRate?: number) {
     const bin = resolveTncBinary(s.tnc_binary, o.env);
     const configPath = join(o.dataDir, 'direwolf.conf');
     // The configuration is checked here so a bad device name is a clear error, not a crash loop.
-    const launch = direwolfLaunch({ mycall: mycallFor(s), audioIn: s.audio_input_device, audioOut: s.audio_output_device, ptt, configPath });
+    const launch = direwolfLaunch({ mycall: mycallFor(s), audioIn: s.audio_input_device, audioOut: s.audio_output_device, ptt, configPath, decodeOnlyStdinRate: decodeOnlyRate });
     this.tnc = new TncProcess({
+      stdin: decodeOnlyRate ? 'hold' : 'ignore',
       binary: bin.resolvedBinary || s.tnc_binary || 'direwolf',
       args: launch.args,
       configPath,
@@ -145,7 +150,14 @@ export class DirewolfTransport implements AprsTransport {
   }
 
   send(ax25: Uint8Array): boolean {
+    if (this.decodeOnlyRate) return false;
     return this.link?.send(ax25) ?? false;
+  }
+
+  /** Receive audio for the decode-only sidecar (16-bit mono samples); false when dropped. */
+  feedAudio(pcm: Int16Array): boolean {
+    // A copy: the pipe keeps the chunk until the child reads it, and the caller may reuse pcm.
+    return this.tnc.writeStdin(Buffer.from(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)));
   }
 
   onFrame(fn: (ax25: Uint8Array) => void): void {

@@ -1,6 +1,6 @@
 // What the APRS service needs from a packet transport, whatever carries it: the Dire Wolf
-// sidecar on a KISS pseudo-terminal, an external KISS TNC over TCP, or (later) the rig's LAN
-// session. Frames in and out are raw AX.25 (no FCS, no KISS framing).
+// sidecar on a KISS pseudo-terminal, an external KISS TNC over TCP, or the rig's LAN session
+// (wifi-transport.ts). Frames in and out are raw AX.25 (no FCS, no KISS framing).
 
 export interface TransportStatus {
   sidecar_running: boolean;
@@ -12,10 +12,16 @@ export interface TransportStatus {
   last_error: string | null;
   /** A PTT line was planned but the TNC could not open it (it keeps running, unable to key). */
   ptt_unavailable: boolean;
+  /** Wi-Fi transport: receive audio is arriving from the rig's LAN stream. */
+  audio_rx_active?: boolean;
+  /** Wi-Fi transport: our modem's audio is going out now. */
+  audio_tx_active?: boolean;
+  /** What the transport holds, when it knows better than the settings (the LAN session). */
+  owned_resource?: string | null;
 }
 
 export interface AprsTransport {
-  readonly kind: 'direwolf' | 'external-kiss';
+  readonly kind: 'direwolf' | 'external-kiss' | 'wifi';
   /** Starts the path (spawn, open); resolves once started or failed (the failure is in status().last_error and rethrown). */
   start(): Promise<void>;
   /** Orderly stop: TNC stopped, link closed. */

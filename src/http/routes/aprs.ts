@@ -97,7 +97,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       body: IdentityBodySchema,
       response: v.object({ identity: StationIdentitySchema, state: AprsSettingsSchema }),
       clearsLiteCache: true,
-      handler: async ({ body }) => ({ identity: await a.setIdentity(body.callsign, body.ssid), state: a.settings() }),
+      handler: async ({ body }) => ({ identity: await a.setIdentity(body.callsign, body.ssid), state: a.publicSettings() }),
     }),
     route({
       method: 'POST',
@@ -108,7 +108,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       clearsLiteCache: true,
       handler: async () => {
         await a.connect();
-        return { settings: a.settings(), runtime: a.runtime(), target: a.previewTarget() };
+        return { settings: a.publicSettings(), runtime: a.runtime(), target: a.previewTarget() };
       },
     }),
     route({

@@ -61,7 +61,7 @@ export function radioRoutes(s: Services): RouteDef[] {
     }, { clearsLiteCache: true }),
     post('/poll', 'Read the rig back now (targets, raw state); success proves usable state came back', v.object({ settings: RadioSettingsSchema, runtime: RadioRuntimeSchema }), async () => {
       await r.poll();
-      return { settings: r.settings(), runtime: r.runtime() };
+      return { settings: r.publicSettings(), runtime: r.runtime() };
     }),
     post('/frequency', 'Direct VFO write, not pass-aware; VFO A is the working VFO afterwards', FrequencyResponseSchema, async ({ body }) => {
       const result = await r.writeFrequency(body.vfo, body.freq_hz);

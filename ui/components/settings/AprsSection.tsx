@@ -2,6 +2,7 @@ import { ResourceForm } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
 import type { FieldSpec } from '../../lib/schema-form';
+import { LAN_LOGIN_FIELDS } from './lan-fields';
 
 // The APRS station's settings (/api/v1/settings/aprs), one resource shown as a few forms that
 // each save on their own (the API merges partial objects; a nested group is sent whole), and
@@ -15,7 +16,7 @@ const STATION_FIELDS: FieldSpec[] = [
   { name: 'operating_mode', help: 'terrestrial: the regional frequency. satellite: the selected satellite channel, transmit only in a pass.' },
 ];
 const TRANSPORT_FIELDS: FieldSpec[] = [
-  { name: 'transport_mode', help: 'usb: a TNC on this machine or the network. wifi: the rig’s LAN session (not available yet).' },
+  { name: 'transport_mode', help: 'usb: a TNC on this machine or the network. wifi: the IC-705’s LAN session — our own modem transmits, Dire Wolf decodes, no sound card.' },
   { name: 'kiss_host', label: 'KISS TNC host', help: 'Empty: run our own Dire Wolf sidecar. A host: use your own KISS TNC there; no sidecar is started.' },
   { name: 'kiss_port', label: 'KISS TNC port' },
   { name: 'tnc_binary', label: 'TNC program', help: 'The sidecar program (direwolf, or a path to it).' },
@@ -65,10 +66,9 @@ const IGATE_FIELDS: FieldSpec[] = [
   { name: 'igate.gate_satellite_rx', label: 'Gate satellite packets' },
 ];
 const WIFI_FIELDS: FieldSpec[] = [
-  { name: 'wifi_host', label: 'Rig address' },
-  { name: 'wifi_control_port', label: 'Control port' },
-  { name: 'wifi_username', label: 'User name' },
-  { name: 'wifi_password', label: 'Password', secret: true },
+  ...LAN_LOGIN_FIELDS,
+  { name: 'afsk_txdelay_ms', label: 'TX delay', unit: 'ms', help: 'Flags sent before each packet while the transmitter settles.' },
+  { name: 'afsk_tail_ms', label: 'TX tail', unit: 'ms', help: 'Flags after each packet so its end is not cut off.' },
 ];
 
 interface AprsState {

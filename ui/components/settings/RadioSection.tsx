@@ -2,6 +2,7 @@ import { ResourceForm } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
 import type { FieldSpec } from '../../lib/schema-form';
+import { LAN_LOGIN_FIELDS } from './lan-fields';
 
 // The rig's settings (/api/v1/settings/radio) and, above them, whether it is connected now.
 // Connecting, writing and the pass session live on /radio.
@@ -9,6 +10,8 @@ import type { FieldSpec } from '../../lib/schema-form';
 const RADIO_FIELDS: FieldSpec[] = [
   { name: 'enabled', label: 'Radio control', help: 'Off: the appliance never opens the rig.' },
   { name: 'rig_model', label: 'Rig', help: 'rigA: Icom IC-705 (validated on a radio). rigB: Icom IC-9700 (not validated on a radio).' },
+  { name: 'transport', help: 'usb: CI-V on a USB serial port. wifi: the IC-705’s LAN session (rigA only; the radio’s WLAN remote settings).' },
+  ...LAN_LOGIN_FIELDS,
   { name: 'serial_device', help: "The rig's CI-V USB port, e.g. /dev/ttyACM0 or a stable /dev/serial/by-id/… name (the Radio page lists the ports found)." },
   { name: 'baud_rate', help: "The rig's CI-V USB baud rate (as set in its menu)." },
   { name: 'civ_address', label: 'CI-V address', help: '0xA4 for the IC-705, 0xA2 for the IC-9700 (factory settings).' },

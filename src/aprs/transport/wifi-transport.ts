@@ -1,0 +1,271 @@
+import type { AprsSettings } from '../settings.js';
+import type { AprsTransport, TransportStatus } from './transport.js';
+import { DirewolfTransport, type TransportOptions } from './make-transport.js';
+import { AfskModulator } from '../modem/afsk.js';
+import { LAN_AUDIO_RATE_HZ, endpointKey, type LanHub, type LanLease } from '../../radio/lan/lan-hub.js';
+import { Ic705Driver } from '../../radio/rig-ic705.js';
+import { cmd } from '../../radio/civ/commands.js';
+import type { RigPair, RigSnapshot } from '../../radio/rig.js';
+import { civAddressByte } from '../../radio/link/rig-port.js';
+import { RECONNECT } from '../../radio/rig-link.js';
+import type { Timer } from '../../util/clock.js';
+import { backoffMs } from '../../util/queue.js';
+import { errorMessage } from '../../util/errors.js';
+import { logger } from '../../util/logger.js';
+
+// APRS through the IC-705's Wi-Fi (LAN) session, no sound card and no TNC in the transmit path.
+// Receive: the rig's audio stream feeds a decode-only Dire Wolf on standard input, whose frames
+// come back over KISS as on USB. Transmit: our own HDLC + Bell 202 modem, PTT over CI-V on the
+// same session, audio paced in real time, PTT off in every outcome. The rig's state is
+// snapshotted before setup and put back on disconnect and on a failed setup.
+
+const log = logger('aprs:wifi');
+
+const OWNER = 'the APRS station (Wi-Fi)';
+/** Frames waiting to go out; more are refused (a stuck transmitter must not queue a backlog). */
+const TX_QUEUE_MAX = 8;
+/** Receive audio counts as flowing while the last packet is this recent. */
+const RX_ACTIVE_MS = 2000;
+/** Mode for packet over the LAN: the data mode takes its modulation from the WLAN audio. */
+export const LAN_PACKET_MODE = 'FM-D';
+
+export interface WifiTransportOptions extends TransportOptions {
+  lan: LanHub;
+  /** Where setup tunes VFO A (the target's frequency); null leaves the frequency alone. */
+  tuneHz: () => number | null;
+}
+
+type State = 'stopped' | 'connecting' | 'idle' | 'transmitting' | 'reconnecting';
+
+export class WifiTransport implements AprsTransport {
+  readonly kind = 'wifi' as const;
+  readonly endpoint: string;
+  private readonly rx: DirewolfTransport;
+  private readonly modem: AfskModulator;
+  private lease: LanLease | null = null;
+  private rig: Ic705Driver | null = null;
+  private snapshot: RigSnapshot | null = null;
+  private queue: Uint8Array[] = [];
+  private pumping = false;
+  private keyed = false;
+  private want = false;
+  private state: State = 'stopped';
+  private lastError: string | null = null;
+  private lastRxAudioAt = -Infinity;
+  private attempt = 0;
+  private retry: Timer | null = null;
+
+  constructor(
+    private readonly s: AprsSettings,
+    private readonly o: WifiTransportOptions,
+  ) {
+    this.endpoint = endpointKey({ host: s.wifi_host, port: s.wifi_control_port });
+    this.rx = new DirewolfTransport(s, { kind: 'none' }, o, LAN_AUDIO_RATE_HZ);
+    this.modem = new AfskModulator({ sampleRate: LAN_AUDIO_RATE_HZ, txDelayMs: s.afsk_txdelay_ms, tailMs: s.afsk_tail_ms });
+  }
+
+  async start(): Promise<void> {
+    this.want = true;
+    this.state = 'connecting';
+    try {
+      await this.openSession();
+      await this.rx.start().catch((err) => {
+        throw new Error(`the decode-only Dire Wolf did not start: ${errorMessage(err)}`);
+      });
+    } catch (err) {
+      this.want = false;
+      await this.teardown();
+      this.lastError = errorMessage(err);
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.want = false;
+    this.cancelRetry();
+    this.queue = [];
+    this.lease?.session.audioTx.abort();
+    await this.unkey();
+    await this.rx.stop().catch(() => {});
+    await this.teardown();
+  }
+
+  /** Emergency stop: audio stops now, PTT off goes ahead of every queued CI-V command. */
+  kill(): void {
+    this.want = false;
+    this.cancelRetry();
+    this.queue = [];
+    this.lease?.session.audioTx.abort();
+    void this.unkey().finally(() => this.teardown());
+    this.rx.kill();
+  }
+
+  send(ax25: Uint8Array): boolean {
+    if (!this.lease || this.queue.length >= TX_QUEUE_MAX) return false;
+    this.queue.push(ax25.slice());
+    void this.pump();
+    return true;
+  }
+
+  onFrame(fn: (ax25: Uint8Array) => void): void {
+    this.rx.onFrame(fn);
+  }
+
+  /** Satellite retune when the radio controller is not connected: the transport's own rig writes the pair. */
+  async tune(p: RigPair): Promise<void> {
+    if (!this.rig) throw new Error('the LAN session is not up');
+    await this.rig.writePair(p);
+  }
+
+  status(): TransportStatus {
+    const r = this.rx.status();
+    const up = this.lease !== null;
+    return {
+      sidecar_running: r.sidecar_running,
+      kiss_connected: up && r.kiss_connected,
+      modem_state: `${this.state}: Bell 202 AFSK 1200 (satstation modem, TX) + Dire Wolf decode-only (RX) on ${LAN_AUDIO_RATE_HZ / 1000} kHz LAN audio`,
+      control_endpoint: this.endpoint,
+      sidecar_command: r.sidecar_command,
+      output_tail: r.output_tail,
+      last_error: this.lastError ?? r.last_error,
+      ptt_unavailable: false,
+      audio_rx_active: up && this.o.clock.now() - this.lastRxAudioAt < RX_ACTIVE_MS,
+      audio_tx_active: this.lease?.session.audioTx.active ?? false,
+      owned_resource: up ? `${this.endpoint} (${this.lease!.radioName} LAN session: CI-V PTT, audio)` : null,
+    };
+  }
+
+  // --- the session --------------------------------------------------------------------------
+
+  private async openSession(): Promise<void> {
+    const s = this.s;
+    const lease = await this.o.lan.lease(OWNER, { host: s.wifi_host, port: s.wifi_control_port, username: s.wifi_username, password: s.wifi_password }, civAddressByte(s.civ_address));
+    const rig = new Ic705Driver(lease.bus);
+    try {
+      // A session that dropped mid-transmit may have left the radio keyed: unkey before anything.
+      await lease.bus.urgent(cmd.setTransmit(false));
+      // The first snapshot is the operator's state; a reconnect keeps it and sets up again.
+      this.snapshot ??= await rig.snapshot();
+      const hz = this.o.tuneHz();
+      if (hz !== null) await rig.writeVfo('A', hz, LAN_PACKET_MODE);
+    } catch (err) {
+      await this.restoreWith(rig);
+      await lease.release();
+      throw new Error(`rig setup over Wi-Fi failed (${errorMessage(err)}); the previous rig state was restored`);
+    }
+    if (!this.want) {
+      await this.restoreWith(rig);
+      await lease.release();
+      return;
+    }
+    lease.session.onAudio((pcm) => {
+      if (this.lease !== lease) return;
+      this.lastRxAudioAt = this.o.clock.now();
+      this.rx.feedAudio(pcm);
+    });
+    lease.onLost((why) => this.lost(lease, why));
+    this.lease = lease;
+    this.rig = rig;
+    this.attempt = 0;
+    this.lastError = null;
+    this.state = 'idle';
+    log.info(`${lease.radioName} at ${this.endpoint}: APRS over Wi-Fi ready`);
+  }
+
+  private lost(lease: LanLease, why: string): void {
+    if (this.lease !== lease) return;
+    this.lease = null;
+    this.rig = null;
+    this.queue = [];
+    // Nothing more can go over a dead session: the audio stops, and the next session unkeys first.
+    lease.session.audioTx.abort();
+    this.keyed = false;
+    this.lastError = `${why}; transmit stopped, reconnecting`;
+    this.state = 'reconnecting';
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (!this.want || this.retry) return;
+    const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
+    this.retry = this.o.clock.setTimeout(() => {
+      this.retry = null;
+      if (!this.want || this.lease) return;
+      this.openSession().catch((err) => {
+        this.lastError = `reconnecting to ${this.endpoint}: ${errorMessage(err)}`;
+        this.scheduleRetry();
+      });
+    }, ms);
+  }
+
+  private cancelRetry(): void {
+    this.retry?.cancel();
+    this.retry = null;
+  }
+
+  /** Rig state back as the operator had it, the lease let go. Never throws. */
+  private async teardown(): Promise<void> {
+    const lease = this.lease;
+    const rig = this.rig;
+    this.lease = null;
+    this.rig = null;
+    this.state = 'stopped';
+    if (rig) await this.restoreWith(rig);
+    await lease?.release().catch(() => {});
+  }
+
+  private async restoreWith(rig: Ic705Driver): Promise<void> {
+    const snap = this.snapshot;
+    if (!snap) return;
+    try {
+      await rig.restore(snap);
+      this.snapshot = null;
+    } catch (err) {
+      this.lastError = `restoring the rig state over Wi-Fi failed: ${errorMessage(err)}`;
+    }
+  }
+
+  // --- transmit -----------------------------------------------------------------------------
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length && this.lease) {
+        const frame = this.queue.shift()!;
+        await this.transmit(this.lease, frame);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async transmit(lease: LanLease, frame: Uint8Array): Promise<void> {
+    // One transmission at a time, so the modulator's buffer stays ours until play() resolves.
+    const pcm = this.modem.modulate([frame]);
+    try {
+      await lease.bus.request(cmd.setTransmit(true));
+      this.keyed = true;
+      this.state = 'transmitting';
+      const r = await lease.session.audioTx.play(pcm);
+      if (r.kind === 'lost') this.lastError = `the LAN session was lost mid-transmit (${r.reason}); PTT released`;
+    } catch (err) {
+      this.lastError = `transmit over Wi-Fi failed: ${errorMessage(err)}`;
+    } finally {
+      await this.unkey();
+      if (this.lease === lease) this.state = 'idle';
+    }
+  }
+
+  /** PTT off after every transmission, whatever happened; a failure is reported, never thrown. */
+  private async unkey(): Promise<void> {
+    const lease = this.lease;
+    if (!lease) return;
+    try {
+      await lease.bus.urgent(cmd.setTransmit(false));
+      this.keyed = false;
+    } catch (err) {
+      if (this.keyed) this.lastError = `PTT off over Wi-Fi was not confirmed (${errorMessage(err)}); check the radio`;
+    }
+  }
+}

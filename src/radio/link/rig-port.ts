@@ -1,0 +1,68 @@
+import { CivBus, type CivTimeouts } from '../civ-bus.js';
+import type { RadioSettings } from '../settings.js';
+import type { SerialDriver } from './serial-driver.js';
+import { LanOpenError, type LanHub } from '../lan/lan-hub.js';
+import { AppError, badRequest } from '../../util/errors.js';
+
+// The rig's CI-V line, whatever carries it: a serial device (USB) or the IC-705's LAN session
+// (Wi-Fi). The controller, drivers, auto-track and session run unchanged over either; only
+// opening, closing and "it went away" differ, and they live here.
+
+export const civAddressByte = (s: string): number => parseInt(s.slice(2), 16);
+
+export interface RigPort {
+  /** What the operator recognises: the device path or lan://host:port. */
+  readonly label: string;
+  readonly bus: CivBus;
+  /** Once, when the line goes away by itself (unplug, radio off); not after close(). */
+  onLost(fn: (why: string) => void): void;
+  close(): Promise<void>;
+}
+
+export interface RigPorts {
+  open(s: RadioSettings): Promise<RigPort>;
+  /** The resource a setting names (for the one-owner-per-device claims); null when shared. */
+  resource(s: RadioSettings): string | null;
+  /** 400 when the settings cannot open anything (no device, no address). */
+  check(s: RadioSettings): void;
+}
+
+/** An open failure no retry fixes until the operator changes something. */
+export const isFinal = (err: unknown): boolean => err instanceof LanOpenError && !err.retry;
+
+export function rigPorts(d: { serial: SerialDriver; lan: LanHub; timeouts?: CivTimeouts }): RigPorts {
+  return {
+    check(s) {
+      if (s.transport === 'wifi') {
+        if (s.rig_model !== 'rigA') throw badRequest('the Wi-Fi transport is for rigA (the IC-705) only: set transport usb', { field: 'transport' }, 'transport_unsupported');
+        if (!s.wifi_host) throw badRequest('no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the radio settings', { field: 'wifi_host' }, 'no_wifi_host');
+      } else if (!s.serial_device) {
+        throw badRequest('no serial device is set: choose one in the radio settings (GET /api/v1/radio/ports lists candidates)', null, 'no_serial_device');
+      }
+    },
+    resource: (s) => (s.transport === 'wifi' ? null : s.serial_device),
+    async open(s) {
+      if (s.transport === 'wifi') {
+        const lease = await d.lan.lease('the radio controller', { host: s.wifi_host, port: s.wifi_control_port, username: s.wifi_username, password: s.wifi_password }, civAddressByte(s.civ_address));
+        return { label: lease.key, bus: lease.bus, onLost: (fn) => lease.onLost(fn), close: () => lease.release() };
+      }
+      if (!s.serial_device) throw new AppError(400, 'no_serial_device', 'no serial device is set in the radio settings');
+      const conn = await d.serial.open(s.serial_device, s.baud_rate);
+      const bus = new CivBus(conn, { rigAddr: civAddressByte(s.civ_address), timeouts: d.timeouts });
+      let closing = false;
+      return {
+        label: conn.path,
+        bus,
+        onLost: (fn) =>
+          conn.onClose((err) => {
+            if (!closing) fn(`serial device ${conn.path} went away (${err ? err.message : 'closed'}); reconnecting`);
+          }),
+        close: async () => {
+          closing = true;
+          bus.close(new Error('disconnected'));
+          await conn.close();
+        },
+      };
+    },
+  };
+}
