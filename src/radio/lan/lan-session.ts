@@ -199,6 +199,9 @@ export class IcomLanSession {
 
   private async doOpen(): Promise<LanOpenResult> {
     const { host, controlPort } = this.o;
+    const rate = this.o.audio?.sampleRate;
+    if (rate !== undefined && !(Number.isInteger(rate) && rate >= 8000 && rate <= 48000)) return { kind: 'failed', message: `audio sample rate ${rate} Hz: 8000 to 48000 Hz` };
+    if (!Number.isInteger(controlPort) || controlPort < 1 || controlPort > 65535) return { kind: 'failed', message: `control port ${controlPort}: 1 to 65535` };
     this.st = 'connecting';
     const addr = await resolveHost(host);
     if (!addr.ok) return { kind: 'unreachable', message: `host ${host} did not respond (${addr.message})` };
@@ -297,7 +300,8 @@ export class IcomLanSession {
     if (!status.ok) return { kind: 'failed', message: `stream request: ${status.why}` };
     const s = status.p;
     if (s.error === ERR_REFUSED) {
-      return { kind: 'busy', message: `${radioName} refused the connection: it is in use by another client, or still holds an earlier session (it lets go within a minute; or restart the radio)` };
+      const fmt = audio ? `; or it does not take ${audio.sampleRate} Hz audio` : '';
+      return { kind: 'busy', message: `${radioName} refused the connection: it is in use by another client, or still holds an earlier session (it lets go within a minute, or restart the radio)${fmt}` };
     }
     if (s.disconnected) return { kind: 'failed', message: `stream request: ${radioName} answered "disconnected"` };
     if (s.error !== 0) return { kind: 'failed', message: `stream request: ${radioName} answered with error 0x${s.error.toString(16)}` };
@@ -314,7 +318,8 @@ export class IcomLanSession {
     const [civHs, audHs] = await Promise.all([civ.handshake(this.t.stream_ms), audio ? aud.handshake(this.t.stream_ms) : Promise.resolve({ kind: 'ready' as const })]);
     for (const [what, port, r] of [['CI-V', s.civPort, civHs], ['audio', s.audioPort, audHs]] as const) {
       if (r.kind === 'ready') continue;
-      if (r.kind === 'timeout' || r.kind === 'refused') return { kind: 'failed', message: `${what} stream: no answer on UDP port ${port} within ${secs(this.t.stream_ms)}` };
+      if (r.kind === 'timeout') return { kind: 'failed', message: `${what} stream: no answer on UDP port ${port} within ${secs(this.t.stream_ms)}` };
+      if (r.kind === 'refused') return { kind: 'failed', message: `${what} stream: no answer on UDP port ${port} (${socketErrorText(r.code, r.code)})` };
       return this.abortedResult(r.kind === 'error' ? r.message : undefined);
     }
     if (this.aborted()) return this.abortedResult();
@@ -327,7 +332,8 @@ export class IcomLanSession {
       this.sendCivOpenClose(CIV_OPEN);
     });
     this.timers.push(retry);
-    if (audio) this.tx.attach({ send: (pcm, from, to) => this.sendAudio(pcm, from, to) });
+    if (audio && txOk) this.tx.attach({ send: (pcm, from, to) => this.sendAudio(pcm, from, to) });
+    else if (audio) this.tx.detach(`${radioName} offers no TX audio`);
     this.st = 'open';
     const mac = this.caps?.mac ?? ci?.mac ?? '';
     log.info(`${host}: connected to ${radioName}${mac ? ` (${mac})` : ''}, CI-V port ${s.civPort}${audio ? `, audio port ${s.audioPort} at ${audio.sampleRate} Hz` : ''}`);
