@@ -9,6 +9,7 @@ import { toTnc2 } from '../../src/aprs/codec/tnc2.js';
 import { AfskModulator, RADIO_STREAM_RATE } from '../../src/aprs/modem/afsk.js';
 import { wavBytes } from '../../src/aprs/modem/wav.js';
 import { resolveTncBinary } from '../../src/aprs/tnc/tnc-binary.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 // Our Bell 202 transmit modem against an independent receiver: Dire Wolf's `atest`, which runs
 // Dire Wolf's own 1200 bd demodulator (its default profile, no bit fixing) over a WAV file. 100
@@ -27,17 +28,7 @@ const CALL_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const PRINTABLE = Array.from({ length: 0x7f - 0x20 }, (_, i) => 0x20 + i);
 const HEAVY = [0xff, 0x7e, 0x7c, 0xfe, 0x3f, 0x7f, 0xff, 0xff];
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 function makeFrames(seed: number): Ax25Frame[] {
   const rnd = prng(seed);

@@ -10,22 +10,13 @@ import * as v from 'valibot';
 import { AprsLog, AprsLogEntrySchema } from '../../src/aprs/log/aprs-log.js';
 import { systemClock } from '../../src/util/clock.js';
 import { setLogLevel } from '../../src/util/logger.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 setLogLevel('silent');
 const MAX = 15;
 const ROUNDS = 12;
 
-/** mulberry32: the kill moments are random but the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const num = (text: string) => Number(/^seq (\d+)$/.exec(text)?.[1] ?? NaN);
 

@@ -1,6 +1,7 @@
 import dgram from 'node:dgram';
 import { performance } from 'node:perf_hooks';
 import type { CivRigSim } from './civ-rig.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 // The radio side (an IC-705) of Icom's network protocol (the "RS-BA1" LAN protocol) over UDP on
 // 127.0.0.1, for tests. It is an independent reading of the protocol and shares no code with
@@ -188,16 +189,6 @@ export function icomUnpasscode(field: Uint8Array): string {
   return s;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const cstr = (b: Uint8Array): string => {
   const end = b.indexOf(0);
