@@ -173,6 +173,41 @@ describe('settings page', { skip }, () => {
     assert.deepEqual(unexpected(errors), []);
   });
 
+  it('sets the rig up for Wi-Fi; the password is never shown back and a resave keeps it', async () => {
+    const form = page.locator('[data-form="/api/v1/settings/radio"]');
+    await form.scrollIntoViewIfNeeded();
+    await form.locator('.field').first().waitFor();
+    await form.getByLabel('Transport').selectOption('wifi');
+    await form.getByLabel('Rig address').fill('192.168.4.20');
+    await form.getByLabel('User name').fill('satuser');
+    await form.getByLabel('Password').fill('pa55word');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const saved = form.locator('.saved');
+    await saved.waitFor();
+    assert.doesNotMatch(await page.content(), /pa55word/, 'the password is not on the page after saving');
+    const st = (await s.get('/api/v1/settings/radio')).body.state;
+    assert.equal(st.transport, 'wifi');
+    assert.equal(st.wifi_host, '192.168.4.20');
+    assert.equal(st.wifi_password, '********');
+    // Reload: the form starts from the masked value; saving another field keeps the stored password.
+    await page.reload({ waitUntil: 'networkidle' });
+    const again = page.locator('[data-form="/api/v1/settings/radio"]');
+    await again.locator('.field').first().waitFor();
+    await again.getByLabel('User name').fill('satuser2');
+    await again.getByRole('button', { name: 'Save' }).click();
+    await again.locator('.saved').waitFor();
+    assert.equal(s.app.services.stores.radio.get().wifi_password, 'pa55word');
+    assert.equal(s.app.services.stores.radio.get().wifi_username, 'satuser2');
+    await again.getByLabel('Rig address').scrollIntoViewIfNeeded();
+    await page.setViewportSize({ width: 480, height: 320 });
+    await again.getByLabel('Rig address').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-radio-wifi-480x320');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await again.getByLabel('Transport').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-radio-wifi-1280x800');
+    assert.deepEqual(unexpected(errors), []);
+  });
+
   it('fits 480×320, 800×480, 1280×800 and 200% zoom', async () => {
     for (const vp of VIEWPORTS) {
       await page.setViewportSize(vp);
