@@ -14,6 +14,7 @@ import type { AprsTransport } from './transport/transport.js';
 import { makeTransport, type MadeTransport, type TransportOptions } from './transport/make-transport.js';
 import { LAN_PACKET_MODE, WifiTransport } from './transport/wifi-transport.js';
 import type { LanHub } from '../radio/lan/lan-hub.js';
+import { checkWifiTarget } from '../radio/link/rig-port.js';
 import { nodeSerialDriver } from '../radio/link/serial-driver.js';
 import { resolveTncBinary, installTnc, installInTerminal, type InstallOptions, type TerminalOptions } from './tnc/tnc-binary.js';
 import { stationIdentity, callsignProblem } from '../station/callsign.js';
@@ -297,8 +298,7 @@ export class AprsService implements AprsStatusSource {
   }
 
   private wifiTransport(s: AprsSettings, opts: TransportOptions): MadeTransport {
-    if (s.rig_model !== 'rigA') throw badRequest('the Wi-Fi transport is for rigA (the IC-705) only: set transport_mode usb', { field: 'transport_mode' }, 'transport_unsupported');
-    if (!s.wifi_host) throw badRequest('no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the APRS settings', { field: 'wifi_host' }, 'no_wifi_host');
+    checkWifiTarget(s, 'transport_mode', 'APRS');
     const transport = new WifiTransport(s, {
       ...opts,
       lan: this.d.lan,

@@ -29,8 +29,6 @@ export function driverFor(model: RadioSettings['rig_model'], bus: CivBus): RigDr
   return model === 'rigB' ? new Ic9700Driver(bus) : new Ic705Driver(bus);
 }
 
-export { civAddressByte } from './link/rig-port.js';
-
 export class RigLink {
   private port: RigPort | null = null;
   private rig: RigDriver | null = null;

@@ -10,6 +10,7 @@ import {
   type Ax25Frame,
 } from '../../src/aprs/codec/ax25.js';
 import { infoBytes, infoText, parseTnc2, toTnc2 } from '../../src/aprs/codec/tnc2.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((h) => parseInt(h, 16)));
 const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
@@ -211,17 +212,7 @@ describe('TNC2 text', () => {
 });
 
 describe('fuzz: decoding never throws', () => {
-  // mulberry32: small, seeded, reproducible.
-  function rng(seed: number) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const rng = mulberry32;
   const rand = rng(0xa9b5);
   const int = (n: number) => Math.floor(rand() * n);
   const valid = [VK4TEC, NJ7P, MINE, encodeAx25(tnc2('A>B,C1,C2,C3,C4,C5,C6,C7,C8*:x'))];

@@ -136,22 +136,6 @@ export class TncProcess {
   private exitFns: Array<(desc: string) => void> = [];
   private readonly st: TncStatus;
 
-  /**
-   * Feeds the child's standard input ('hold' mode): the Wi-Fi transport's receive audio. While the
-   * pipe holds more than maxQueued bytes the chunk is dropped (counted), so a stalled decoder can
-   * never grow our memory. False when there is no pipe or the chunk was dropped.
-   */
-  writeStdin(bytes: Uint8Array, maxQueued = 96_000): boolean {
-    const w = this.holdStdin;
-    if (!w || w.destroyed || !w.writable) return false;
-    if (w.writableLength > maxQueued) {
-      this.stdinDropped += bytes.byteLength;
-      return false;
-    }
-    w.write(bytes);
-    return true;
-  }
-
   constructor(private readonly o: TncProcessOptions) {
     this.st = {
       running: false,
@@ -300,6 +284,22 @@ export class TncProcess {
       });
     });
     return result;
+  }
+
+  /**
+   * Feeds the child's standard input ('hold' mode): the Wi-Fi transport's receive audio. While the
+   * pipe holds more than maxQueued bytes the chunk is dropped (counted), so a stalled decoder can
+   * never grow our memory. False when there is no pipe or the chunk was dropped.
+   */
+  writeStdin(bytes: Uint8Array, maxQueued = 96_000): boolean {
+    const w = this.holdStdin;
+    if (!w || w.destroyed || !w.writable) return false;
+    if (w.writableLength > maxQueued) {
+      this.stdinDropped += bytes.byteLength;
+      return false;
+    }
+    w.write(bytes);
+    return true;
   }
 
   private gone(child: ChildProcess, desc: string, error: string | null): void {

@@ -129,7 +129,7 @@ export class WifiTransport implements AprsTransport {
       output_tail: r.output_tail,
       last_error: this.lastError ?? r.last_error,
       ptt_unavailable: false,
-      audio_rx_active: up && this.o.clock.now() - this.lastRxAudioAt < RX_ACTIVE_MS,
+      audio_rx_active: up && performance.now() - this.lastRxAudioAt < RX_ACTIVE_MS,
       audio_tx_active: this.lease?.session.audioTx.active ?? false,
       owned_resource: up ? `${this.endpoint} (${this.lease!.radioName} LAN session: CI-V PTT, audio)` : null,
     };
@@ -160,7 +160,7 @@ export class WifiTransport implements AprsTransport {
     }
     lease.session.onAudio((pcm) => {
       if (this.lease !== lease) return;
-      this.lastRxAudioAt = this.o.clock.now();
+      this.lastRxAudioAt = performance.now(); // network time: the app clock may be fixed
       this.rx.feedAudio(pcm);
     });
     lease.onLost((why) => this.lost(lease, why));

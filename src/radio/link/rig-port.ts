@@ -27,16 +27,23 @@ export interface RigPorts {
   check(s: RadioSettings): void;
 }
 
+/**
+ * 400 unless the settings name a rig the Wi-Fi transport can reach: rigA (the IC-705, the one
+ * model with a LAN protocol here) and an address. Radio and APRS settings both go through it.
+ */
+export function checkWifiTarget(s: { rig_model: string; wifi_host: string }, transportField: string, resource: 'radio' | 'APRS'): void {
+  if (s.rig_model !== 'rigA') throw badRequest(`the Wi-Fi transport is for rigA (the IC-705) only: set ${transportField} usb`, { field: transportField }, 'transport_unsupported');
+  if (!s.wifi_host) throw badRequest(`no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the ${resource} settings`, { field: 'wifi_host' }, 'no_wifi_host');
+}
+
 /** An open failure no retry fixes until the operator changes something. */
 export const isFinal = (err: unknown): boolean => err instanceof LanOpenError && !err.retry;
 
 export function rigPorts(d: { serial: SerialDriver; lan: LanHub; timeouts?: CivTimeouts }): RigPorts {
   return {
     check(s) {
-      if (s.transport === 'wifi') {
-        if (s.rig_model !== 'rigA') throw badRequest('the Wi-Fi transport is for rigA (the IC-705) only: set transport usb', { field: 'transport' }, 'transport_unsupported');
-        if (!s.wifi_host) throw badRequest('no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the radio settings', { field: 'wifi_host' }, 'no_wifi_host');
-      } else if (!s.serial_device) {
+      if (s.transport === 'wifi') checkWifiTarget(s, 'transport', 'radio');
+      else if (!s.serial_device) {
         throw badRequest('no serial device is set: choose one in the radio settings (GET /api/v1/radio/ports lists candidates)', null, 'no_serial_device');
       }
     },
