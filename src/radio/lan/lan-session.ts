@@ -19,7 +19,7 @@ import { logger } from '../../util/logger.js';
 import { TimeoutError, Waitress } from '../../util/waitress.js';
 import type { SerialConnection } from '../link/serial-driver.js';
 import { PacedAudioTx, type LanAudioTx, type Pacer } from './audio-tx.js';
-import { LanStream, every, newCounters, resolveHost, socketErrorText, type LanCounters, type StreamName } from './lan-stream.js';
+import { Heartbeat, LanStream, every, heartbeatMs, newCounters, resolveHost, socketErrorText, type LanCounters, type StreamName } from './lan-stream.js';
 import {
   CIV_CLOSE,
   CIV_OPEN,
@@ -108,6 +108,7 @@ export class IcomLanSession {
   private readonly clientName: string;
   private readonly tx: PacedAudioTx;
   private readonly waitress: Waitress<SessionEvent>;
+  private readonly heartbeat: Heartbeat;
   private st: LanSessionState = 'new';
   private control: LanStream | null = null;
   private civStream: LanStream | null = null;
@@ -141,6 +142,7 @@ export class IcomLanSession {
     this.t = resolveTimings(opts.timings);
     this.clientName = (opts.clientName ?? DEFAULT_CLIENT_NAME).slice(0, 15);
     this.waitress = new Waitress<SessionEvent>(this.clock);
+    this.heartbeat = new Heartbeat(this.clock, heartbeatMs(this.t));
     const rate = opts.audio?.sampleRate ?? 0;
     this.tx = new PacedAudioTx({ sampleRate: rate || 8000, packetMs: this.t.audio_packet_ms, leadMs: this.t.audio_lead_ms, pacer: opts.pacer }, opts.audio ? 'the session is not open' : 'the session was opened without audio');
     this.audioTx = this.tx;
@@ -356,7 +358,7 @@ export class IcomLanSession {
   }
 
   private makeStream(name: StreamName, decode: (b: Uint8Array) => LanPacket | null, sendIdle: boolean): LanStream {
-    const s = new LanStream({ name, clock: this.clock, timings: this.t, sendIdle, decode, counters: this.counters });
+    const s = new LanStream({ name, clock: this.clock, timings: this.t, sendIdle, decode, counters: this.counters, heartbeat: this.heartbeat });
     s.onLost = (reason) => this.streamLost(reason);
     return s;
   }

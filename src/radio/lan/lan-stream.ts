@@ -55,6 +55,8 @@ export interface LanStreamOptions {
   sendIdle: boolean;
   decode: (b: Uint8Array) => LanPacket | null;
   counters: LanCounters;
+  /** The session's shared timer (one of its own when absent). */
+  heartbeat?: Heartbeat;
 }
 
 /** The radio's address: an IP literal as is, a name through DNS (IPv4 first). */
@@ -105,6 +107,39 @@ export function every(clock: Clock, ms: number, fn: () => void): Timer {
   };
 }
 
+/** The heartbeat's period: the shortest of the periodic jobs'. */
+export const heartbeatMs = (t: LanTimings): number => Math.max(1, Math.min(...[t.ping_ms, t.retransmit_ms, t.idle_ms].filter((ms) => ms > 0)));
+
+/**
+ * One timer for all of a session's streams. An idle session is all keep-alives, and on small
+ * boards (and VMs) a timer wake-up costs more than the datagrams it sends, so the streams'
+ * periodic jobs share one wake-up. It runs only while a stream is running.
+ */
+export class Heartbeat {
+  private readonly members = new Set<{ beat(now: number): void }>();
+  private timer: Timer | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly periodMs: number,
+  ) {}
+
+  add(m: { beat(now: number): void }): void {
+    this.members.add(m);
+    this.timer ??= every(this.clock, this.periodMs, () => {
+      const now = this.clock.now();
+      for (const x of this.members) x.beat(now);
+    });
+  }
+
+  remove(m: { beat(now: number): void }): void {
+    this.members.delete(m);
+    if (this.members.size > 0) return;
+    this.timer?.cancel();
+    this.timer = null;
+  }
+}
+
 export class LanStream {
   /** Tracked packets from the radio, in seq order, duplicates and idles removed. */
   onPacket: (p: LanPacket) => void = () => {};
@@ -122,9 +157,10 @@ export class LanStream {
   private txSeq = 1; // wfview starts its tracked seq at 1
   private pingSeq = 0;
   private pingSentAt = 0;
+  private readonly pingBufs = [new Uint8Array(SIZE.PING), new Uint8Array(SIZE.PING)];
+  private pingFlip = 0;
   private lastTrackedAt = 0;
-  private timers: Timer[] = [];
-  private staleTimer: Timer | null = null;
+  private readonly heartbeat: Heartbeat;
   private hs: { resolve: (r: HandshakeResult) => void; timers: Timer[] } | null = null;
   private gotHere = false;
   private running = false;
@@ -142,6 +178,7 @@ export class LanStream {
     this.clock = o.clock;
     this.t = o.timings;
     this.reorder = new Reorder<LanPacket>((p) => this.deliver(p), LAN_LIMITS.reorder_max);
+    this.heartbeat = o.heartbeat ?? new Heartbeat(o.clock, heartbeatMs(o.timings));
   }
 
   get remoteId(): number {
@@ -259,10 +296,14 @@ export class LanStream {
     }
     this.o.counters.tx_packets++;
     try {
-      s.send(bytes, (err) => {
-        if (err) this.onSocketError(err);
-        done?.(err ?? null);
-      });
+      // Without a callback a datagram the kernel took at once costs no completion round trip
+      // (errors then come as the socket's 'error' event, handled in onSocketError).
+      if (done)
+        s.send(bytes, (err) => {
+          if (err) this.onSocketError(err);
+          done(err ?? null);
+        });
+      else s.send(bytes);
     } catch (err) {
       done?.(err as Error); // closed under us
     }
@@ -315,45 +356,48 @@ export class LanStream {
     this.sendRaw(encodeControl(PT.ARE_YOU_READY, 1, this.ids));
   }
 
-  /** From "I am here" on: pings, idles, retransmit passes, the watchdog. */
+  /** From "I am here" on: the heartbeat does pings, idles, retransmit passes and the watchdog. */
   private startRunning(): void {
     if (this.running) return;
     this.running = true;
     this.lastTrackedAt = this.clock.now();
-    this.timers.push(every(this.clock, this.t.ping_ms, () => this.sendPing()));
-    if (this.o.sendIdle) {
-      this.timers.push(
-        every(this.clock, this.t.idle_ms, () => {
-          if (this.clock.now() - this.lastTrackedAt >= this.t.idle_ms) this.sendTracked(SIZE.CONTROL, (b) => writeHeader(b, SIZE.CONTROL, PT.DATA, 0, this.ids.sentid, this.ids.rcvdid));
-        }),
-      );
-    }
-    this.timers.push(every(this.clock, this.t.retransmit_ms, () => this.retransmitPass()));
-    this.armStale(this.t.stale_ms);
+    this.heartbeat.add(this);
     this.sendPing();
   }
 
-  private stopTimers(): void {
-    for (const t of this.timers) t.cancel();
-    this.timers = [];
-    this.staleTimer?.cancel();
-    this.staleTimer = null;
+  /** The periodic jobs, each when due (less than half a beat early, so jitter never skips a period). */
+  beat(now: number): void {
+    if (this.ended) return;
+    const since = now - (this.lastRxAt ?? 0);
+    if (since >= this.t.stale_ms) {
+      this.lose(`the radio stopped answering on the ${this.name} stream (nothing for ${Math.round(since / 100) / 10} s)`);
+      return;
+    }
+    const slack = this.heartbeat.periodMs / 2;
+    if (this.o.sendIdle && now - this.lastTrackedAt + slack >= this.t.idle_ms) this.sendTracked(SIZE.CONTROL, this.writeIdle);
+    if (now - this.pingSentAt + slack >= this.t.ping_ms) this.sendPing();
+    if (this.rx.missingCount > 0 || this.reorder.heldCount > 0) this.retransmitPass();
   }
 
-  private armStale(ms: number): void {
-    this.staleTimer?.cancel();
-    this.staleTimer = this.clock.setTimeout(() => {
-      if (this.ended) return;
-      const since = this.clock.now() - (this.lastRxAt ?? 0);
-      if (since >= this.t.stale_ms) this.lose(`the radio stopped answering on the ${this.name} stream (nothing for ${Math.round(since / 100) / 10} s)`);
-      else this.armStale(this.t.stale_ms - since);
-    }, Math.max(1, ms));
+  private readonly writeIdle = (b: Uint8Array): void => writeHeader(b, SIZE.CONTROL, PT.DATA, 0, this.ids.sentid, this.ids.rcvdid);
+
+  private stopTimers(): void {
+    this.heartbeat.remove(this);
   }
 
   private sendPing(): void {
     this.pingSentAt = this.clock.now();
     // time: milliseconds since midnight, as wfview sends it (the radio echoes it)
-    this.sendRaw(encodePing(this.pingSeq, this.ids, false, this.pingSentAt % 86_400_000));
+    this.sendRaw(encodePing(this.pingSeq, this.ids, false, this.pingSentAt % 86_400_000, this.pingBuf()));
+  }
+
+  /**
+   * Pings and ping replies go out of one of two buffers, used in turn: a datagram is handed to the
+   * kernel at once unless the socket would block, and two pings are never that close together.
+   */
+  private pingBuf(): Uint8Array {
+    this.pingFlip ^= 1;
+    return this.pingBufs[this.pingFlip];
   }
 
   private retransmitPass(): void {
@@ -417,7 +461,7 @@ export class LanStream {
       case 'ping':
         if (!this.gotHere) return;
         if (!p.reply) {
-          this.sendRaw(encodePing(p.h.seq, this.ids, true, p.time));
+          this.sendRaw(encodePing(p.h.seq, this.ids, true, p.time, this.pingBuf()));
         } else if (p.h.seq === this.pingSeq) {
           const rtt = now - this.pingSentAt;
           this.rttMs = this.rttMs === null ? rtt : (this.rttMs + rtt) / 2;
