@@ -131,10 +131,11 @@ export async function runChild<T>(suite: string, child: string, args: string[] =
 }
 
 /** runChild without blocking this process: for a child that talks to something this process serves. */
+// BENCH_CHILD_FLAGS adds node flags to the child (`--cpu-prof --cpu-prof-dir=DIR`: NODE_OPTIONS refuses those).
 export async function runChildAsync<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}): Promise<T> {
   const script = await childEntry();
   const rt = deployedRuntime();
-  const c = spawn(process.execPath, [...rt.flags, script, '--child', suite, child, ...args], { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn(process.execPath, [...rt.flags, ...(process.env.BENCH_CHILD_FLAGS?.split(' ') ?? []), script, '--child', suite, child, ...args], { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   c.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-1 << 20)));

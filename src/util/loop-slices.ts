@@ -16,9 +16,43 @@ export interface LoopSlicer {
  */
 export const SLICE_MS = 8;
 
+/**
+ * Sliced jobs take turns: one job resumes per turn of the event loop (the head of a FIFO), so
+ * however many run at once (32 clients each asking for /passes), a turn carries at most one slice
+ * and timers (the Wi-Fi transmit audio's pacing, CI-V timeouts) and I/O wait at most one slice.
+ * A plain setImmediate per job would resume them all in the same check phase, one after another.
+ */
+const waiting: Array<() => void> = [];
+let turnQueued = false;
+
+function releaseOne(): void {
+  turnQueued = false;
+  const next = waiting.shift();
+  // Queued from inside the check phase, the next release runs on the loop's next turn.
+  if (waiting.length > 0) queueTurn();
+  next?.();
+}
+
+function queueTurn(): void {
+  if (turnQueued) return;
+  turnQueued = true;
+  setImmediate(releaseOne);
+}
+
+/** Resolves on a later turn of the event loop, after the jobs that yielded before it. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    queueTurn();
+  });
+}
+
+/** Sliced jobs waiting for their turn (tests, diagnostics). */
+export const waitingSlices = (): number => waiting.length;
+
 export const eventLoopSlicer: LoopSlicer = {
   sliceMs: SLICE_MS,
-  yieldTo: () => new Promise((resolve) => setImmediate(resolve)),
+  yieldTo: nextTurn,
   monotonicMs: () => performance.now(),
 };
 
@@ -28,6 +62,9 @@ export const eventLoopSlicer: LoopSlicer = {
  */
 export async function runSliced(step: () => boolean, s: LoopSlicer = eventLoopSlicer, every = 8): Promise<void> {
   const mask = every - 1;
+  // Jobs already waiting go first: a request handler starting a job does not run a slice inside
+  // an I/O callback that may carry dozens of other requests.
+  if (s.yieldTo === nextTurn && waiting.length > 0) await s.yieldTo();
   for (;;) {
     const until = s.monotonicMs() + s.sliceMs;
     for (let n = 0; ; n++) {

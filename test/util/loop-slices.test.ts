@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { drainSliced, eventLoopSlicer, runSliced, waitingSlices } from '../../src/util/loop-slices.js';
+
+/** Burns ms of this thread: a step of real CPU work. */
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+// Many sliced jobs at once (32 clients each asking for /passes) must not starve timers: the Wi-Fi
+// transmit audio is paced by one, and CI-V timeouts are timers too.
+describe('sliced work takes turns with the event loop', () => {
+  it('16 concurrent jobs: a timer waits for at most a slice or two, not one slice per job', async () => {
+    const perStep = { ...eventLoopSlicer, sliceMs: 0 }; // every step is a slice of its own
+    let slices = 0;
+    let done = false;
+    const firedAfter: number[] = [];
+    const probe = () => {
+      firedAfter.push(slices);
+      if (!done) setTimeout(probe, 0);
+    };
+    setTimeout(probe, 0);
+    const job = () => {
+      let n = 0;
+      return runSliced(
+        () => {
+          busy(2);
+          slices++;
+          return ++n < 4;
+        },
+        perStep,
+        1,
+      );
+    };
+    await Promise.all(Array.from({ length: 16 }, job));
+    done = true;
+    assert.equal(slices, 64);
+    const steps = firedAfter.slice(1).map((s, i) => s - firedAfter[i]);
+    // With one setImmediate per job, all 16 jobs' slices ran between two timer turns.
+    assert.ok(Math.max(...steps) <= 3, `slices between timer turns: ${steps.join(',')}`);
+    assert.equal(waitingSlices(), 0);
+  });
+
+  it('jobs resume in the order they yielded, and a job started while others wait queues behind them', async () => {
+    const order: string[] = [];
+    const perStep = { ...eventLoopSlicer, sliceMs: 0 };
+    const job = (name: string, steps: number) => {
+      let n = 0;
+      return runSliced(
+        () => {
+          order.push(`${name}${n}`);
+          return ++n < steps;
+        },
+        perStep,
+        1,
+      );
+    };
+    const a = job('a', 3);
+    const b = job('b', 2); // a waits for its second step: b queues behind it
+    await Promise.all([a, b]);
+    assert.deepEqual(order, ['a0', 'a1', 'b0', 'a2', 'b1']);
+  });
+
+  it('drainSliced returns the generator result and propagates its error', async () => {
+    function* g(n: number) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        sum += i;
+        yield;
+      }
+      if (n < 0) throw new Error('negative');
+      return sum;
+    }
+    assert.equal(await drainSliced(g(1000)), 499_500);
+    await assert.rejects(drainSliced(g(-1)), /negative/);
+  });
+});
