@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, horizontalOverflow, launch, openPage, screenshot, VIEWPORTS } from '../helpers/browser.js';
 import type { RigKind } from '../sims/civ-rig.js';
 import { rigFixture, until, type RigFixture } from '../radio/rig-fixture.js';
+import { lanFixture, LAN_PASS, LAN_USER, radioWifi, type LanFixture } from '../radio/lan/lan-fixture.js';
 import { systemClock } from '../../src/util/clock.js';
 
 // /radio in Chromium against the real server, which drives a simulated rig over a pty through
@@ -208,6 +209,53 @@ describe('/radio page with a simulated IC-9700 (not validated)', { skip }, () =>
       problems.errors.filter((e) => !/HTTP 504: POST .*\/api\/v1\/radio\/poll|status of 504/.test(e)),
       [],
     );
+    await context.close();
+  });
+});
+
+describe('/radio page with the IC-705 over Wi-Fi (Icom LAN emulator)', { skip }, () => {
+  let f: LanFixture;
+  let browser: Browser;
+  before(async () => {
+    [f, browser] = await Promise.all([lanFixture({ clock: systemClock }), launch()]);
+    const r = await f.s.post('/api/v1/settings/radio', radioWifi(f));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+  after(async () => {
+    await browser?.close();
+    await f?.stop();
+  });
+
+  it('shows the Wi-Fi transport and the radio’s address (never the password), connects and reads back over the LAN session', async () => {
+    const { context, page, problems } = await openPage(browser, VIEWPORTS[2]);
+    await page.goto(f.s.base + '/radio', { waitUntil: 'networkidle' });
+    await page.locator('[data-transport="wifi"]').waitFor();
+    assert.match(await text(page, '[data-transport]'), /Wi-Fi/);
+    assert.equal(await text(page, '[data-endpoint]'), `127.0.0.1:${f.lan.controlPort}`);
+    assert.match(await text(page, '#rc + dl'), new RegExp(LAN_USER));
+    assert.equal(await page.locator('[data-device], [data-port]').count(), 0, 'no serial device or port list for a Wi-Fi rig');
+    await page.locator('[data-connection-transport]', { hasText: 'Wi-Fi' }).waitFor();
+
+    f.rig.state.vfoA.freq = 145_800_000;
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    await page.locator('[data-connection]', { hasText: /^connected$/ }).waitFor();
+    await page.getByRole('button', { name: 'Read rig now' }).click();
+    await page.locator('[data-vfo="A"] strong', { hasText: '145.800 000' }).waitFor();
+    assert.ok(f.lan.clientConnected, 'the emulated radio holds our session');
+    assert.doesNotMatch(await page.content(), new RegExp(LAN_PASS), 'the password is nowhere on the page');
+
+    await page.locator('#rc').scrollIntoViewIfNeeded();
+    await screenshot(page, 'radio-wifi-1280x800');
+    await page.setViewportSize(VIEWPORTS[0]);
+    await page.locator('#rc').scrollIntoViewIfNeeded();
+    await screenshot(page, 'radio-wifi-480x320');
+    assert.ok((await horizontalOverflow(page)) <= 0, 'wider than 480x320');
+
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.locator('[data-connection]', { hasText: 'not connected' }).waitFor();
+    await until(() => !f.lan.clientConnected, 'the radio is free again');
+    assert.deepEqual(problems.errors, []);
     await context.close();
   });
 });

@@ -46,6 +46,7 @@ function Page() {
         <div class="row">
           <StatusBadge tone={rt.last_error ? 'bad' : rt.connected ? 'ok' : 'idle'}>
             <span data-connection>{rt.connected ? 'connected' : 'not connected'}</span>
+            {s.settings.transport === 'wifi' && <span data-connection-transport> · Wi-Fi</span>}
           </StatusBadge>
           <StatusBadge tone={rt.control_mode === 'idle' ? 'idle' : 'warn'}>{words(rt.control_mode)}</StatusBadge>
         </div>

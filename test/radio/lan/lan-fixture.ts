@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { CivRigSim } from '../../sims/civ-rig.js';
 import { IcomLanSim, type IcomLanSimOptions } from '../../sims/icom-lan-sim.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
-import { FixedClock } from '../../../src/util/clock.js';
+import { FixedClock, type Clock } from '../../../src/util/clock.js';
 import type { LanTimings } from '../../../src/radio/lan/timings.js';
 
 // The IC-705 over Wi-Fi for tests: the rig simulator behind the Icom LAN emulator on 127.0.0.1,
@@ -22,14 +22,15 @@ export interface LanFixture {
   stop(): Promise<void>;
 }
 
-export async function lanFixture(o: { now?: string; sim?: Partial<IcomLanSimOptions>; env?: NodeJS.ProcessEnv } = {}): Promise<LanFixture> {
+/** `clock` replaces the fixed clock (a page test on real time); `clock` in the answer is then unused. */
+export async function lanFixture(o: { now?: string; sim?: Partial<IcomLanSimOptions>; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<LanFixture> {
   const rig = new CivRigSim({ kind: 'IC-705' });
   const lan = new IcomLanSim({ rig, username: LAN_USER, password: LAN_PASS, ...o.sim });
   await lan.start();
   const clock = new FixedClock(Date.parse(o.now ?? '2026-08-22T12:00:00Z'));
   const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
   const s = await startServer({
-    clock,
+    clock: o.clock ?? clock,
     config: { uiDir },
     app: { lan: { preflightTimeoutMs: 600, timings: TEST_LAN_TIMINGS }, aprsTransport: o.env ? { env: o.env } : undefined },
   });
