@@ -41,7 +41,7 @@ export function ConnectionPanel({ r }: { r: Radio }) {
           <>
             <dt>Radio</dt>
             <dd class="num" data-endpoint>
-              {s.settings.wifi_host ? `${s.settings.wifi_host}:${s.settings.wifi_control_port}` : none}
+              {s.settings.wifi_host ? `${s.settings.wifi_host.includes(':') ? `[${s.settings.wifi_host}]` : s.settings.wifi_host}:${s.settings.wifi_control_port}` : none}
             </dd>
             <dt>User</dt>
             <dd>{s.settings.wifi_username || none}</dd>
