@@ -5,6 +5,7 @@ import type { SerialConnection } from './link/serial-driver.js';
 import { TimeoutError, Waitress } from '../util/waitress.js';
 import { OneAtATime } from '../util/queue.js';
 import { logger } from '../util/logger.js';
+import { Listeners } from '../util/listeners.js';
 
 // CI-V request/reply over one serial connection: one command in flight, its reply matched by
 // command and sub-command (our own echo and the rig's transceive broadcasts are not replies),
@@ -53,7 +54,7 @@ export class CivBus {
   private readonly waitress = new Waitress<Incoming>();
   private readonly queue = new OneAtATime(16);
   private readonly out = new Uint8Array(64); // one frame at a time, reused
-  private readonly broadcastFns: Array<(f: CivFrame) => void> = [];
+  private readonly broadcastFns = new Listeners<CivFrame>(log, 'broadcast');
   private closedWith: Error | null = null;
   readonly rigAddr: number;
   readonly ctlAddr: number;
@@ -77,14 +78,10 @@ export class CivBus {
     conn.onData((chunk) => this.parser.push(chunk));
   }
 
-  /** Transceive broadcasts (the operator turned a knob); listeners must not throw. */
+  /** Transceive broadcasts (the operator turned a knob); a listener that throws is logged. */
   onBroadcast(fn: (f: CivFrame) => void): () => void {
-    this.broadcastFns.push(fn);
     // A LAN session's bus outlives one owner's connection: each owner takes its listener away.
-    return () => {
-      const i = this.broadcastFns.indexOf(fn);
-      if (i >= 0) this.broadcastFns.splice(i, 1);
-    };
+    return this.broadcastFns.add(fn);
   }
 
   /** Sends one command and resolves with its reply (a read) or the OK frame (a set). */
@@ -157,13 +154,7 @@ export class CivBus {
     if (log.enabled('debug')) log.debug(`< ${formatFrame(f)}`);
     if (f.from === this.ctlAddr) return; // our own frame read back (USB echo on)
     if (isTransceive(f) && f.from === this.rigAddr) {
-      for (const fn of this.broadcastFns) {
-        try {
-          fn(f);
-        } catch (err) {
-          log.error('broadcast listener failed', err);
-        }
-      }
+      this.broadcastFns.emit(f);
       return;
     }
     this.waitress.offer({ frame: f });

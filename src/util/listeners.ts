@@ -15,13 +15,26 @@ export class Listeners<T> {
     return () => this.set.delete(fn);
   }
 
+  get size(): number {
+    return this.set.size;
+  }
+
+  /** emit, then forget every listener: for events that happen once (closed, lost). */
+  emitOnce(value: T): void {
+    const fns = [...this.set];
+    this.set.clear();
+    for (const fn of fns) this.call(fn, value);
+  }
+
   emit(value: T): void {
-    for (const fn of this.set) {
-      try {
-        fn(value);
-      } catch (err) {
-        this.log.error(`${this.what} listener failed`, err);
-      }
+    for (const fn of this.set) this.call(fn, value);
+  }
+
+  private call(fn: (value: T) => void, value: T): void {
+    try {
+      fn(value);
+    } catch (err) {
+      this.log.error(`${this.what} listener failed`, err);
     }
   }
 }

@@ -16,6 +16,7 @@
 import { randomInt } from 'node:crypto';
 import { systemClock, type Clock, type Timer } from '../../util/clock.js';
 import { logger } from '../../util/logger.js';
+import { Listeners } from '../../util/listeners.js';
 import { TimeoutError, Waitress } from '../../util/waitress.js';
 import type { SerialConnection } from '../link/serial-driver.js';
 import { PacedAudioTx, type LanAudioTx, type Pacer } from './audio-tx.js';
@@ -129,10 +130,10 @@ export class IcomLanSession {
   private civDataSeen = false;
   private openAbort: string | null = null;
   private closePromise: Promise<void> | null = null;
-  private readonly dataFns: Array<(chunk: Uint8Array) => void> = [];
-  private closeFns: Array<(err: Error | null) => void> = [];
-  private readonly audioFns: Array<(pcm: Int16Array) => void> = [];
-  private lostFns: Array<(reason: string) => void> = [];
+  private readonly dataFns = new Listeners<Uint8Array>(log, 'CI-V data');
+  private readonly closeFns = new Listeners<Error | null>(log, 'CI-V close');
+  private readonly audioFns = new Listeners<Int16Array>(log, 'audio');
+  private readonly lostFns = new Listeners<string>(log, 'session lost');
   /** Token renewals sent / answered, for tests and logs. */
   readonly tokenStats = { renewals_sent: 0, renewals_ok: 0, renewals_unanswered: 0 };
 
@@ -153,13 +154,14 @@ export class IcomLanSession {
     return this.st;
   }
 
+  /** Receive audio, one packet at a time; pcm may be a view of the datagram: copy what is kept. */
   onAudio(fn: (pcm: Int16Array) => void): void {
-    this.audioFns.push(fn);
+    this.audioFns.add(fn);
   }
 
   /** Once: the radio stopped answering, sent a disconnect, refused the token... (not on close()). */
   onLost(fn: (reason: string) => void): void {
-    this.lostFns.push(fn);
+    this.lostFns.add(fn);
   }
 
   stats(): LanSessionStats {
@@ -438,25 +440,12 @@ export class IcomLanSession {
   private onCivPacket(p: LanPacket): void {
     if (p.kind !== 'civ' || this.st !== 'open') return;
     this.civDataSeen = true;
-    for (const fn of this.dataFns) {
-      try {
-        fn(p.data);
-      } catch (err) {
-        log.error('CI-V data listener failed', err);
-      }
-    }
+    this.dataFns.emit(p.data);
   }
 
   private onAudioPacket(p: LanPacket): void {
-    if (p.kind !== 'audio' || this.st !== 'open' || this.audioFns.length === 0) return;
-    const pcm = pcmFromBytes(p.data);
-    for (const fn of this.audioFns) {
-      try {
-        fn(pcm);
-      } catch (err) {
-        log.error('audio listener failed', err);
-      }
-    }
+    if (p.kind !== 'audio' || this.st !== 'open' || this.audioFns.size === 0) return;
+    this.audioFns.emit(pcmFromBytes(p.data));
   }
 
   private sendCivOpenClose(magic: number): void {
@@ -506,24 +495,16 @@ export class IcomLanSession {
       write: (bytes) => this.writeCiv(bytes),
       close: () => this.close(),
       onData: (fn) => {
-        this.dataFns.push(fn);
+        this.dataFns.add(fn);
       },
       onClose: (fn) => {
-        this.closeFns.push(fn);
+        this.closeFns.add(fn);
       },
     };
   }
 
   private emitCivClose(err: Error | null): void {
-    const fns = this.closeFns;
-    this.closeFns = [];
-    for (const fn of fns) {
-      try {
-        fn(err);
-      } catch (e) {
-        log.error('CI-V close listener failed', e);
-      }
-    }
+    this.closeFns.emitOnce(err);
   }
 
   /** A stream reported the radio gone (stale, disconnect) or the token was refused. */
@@ -533,15 +514,7 @@ export class IcomLanSession {
       log.warn(`${this.o.host}: session lost: ${reason}`);
       this.tx.detach(reason, 'lost');
       this.emitCivClose(new Error(reason));
-      const fns = this.lostFns;
-      this.lostFns = [];
-      for (const fn of fns) {
-        try {
-          fn(reason);
-        } catch (err) {
-          log.error('lost listener failed', err);
-        }
-      }
+      this.lostFns.emitOnce(reason);
       void this.teardown('lost');
       return;
     }

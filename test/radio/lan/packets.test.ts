@@ -251,6 +251,10 @@ describe('LAN packets: layout', () => {
     const d = decodeAudioStream(b);
     assert.ok(d && d.kind === 'audio' && d.audioSeq === 0x203 && d.ident === AUDIO_IDENT);
     assert.deepEqual([...pcmFromBytes(d.data)], [...pcm]);
+    // Unaligned bytes are copied, with the same samples.
+    const odd = new Uint8Array(d.data.length + 1);
+    odd.set(d.data, 1);
+    assert.deepEqual([...pcmFromBytes(odd.subarray(1))], [...pcm]);
     const b160 = encodeAudio(ids, 0, new Int16Array(80));
     assert.equal(decodeAudioStream(b160)?.kind === 'audio' && (decodeAudioStream(b160) as { ident: number }).ident, AUDIO_IDENT_160);
   });
