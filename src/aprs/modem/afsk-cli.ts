@@ -3,7 +3,7 @@
 // frame, tail flags), packets separated by silence.
 //   npm run afsk -- [--rate 48000] --out FILE.wav [--txdelay MS] [--tail MS] [--gap MS] 'SRC>DST,PATH:info' ...
 // Exit status: 0 written, 1 the file could not be written, 2 a bad option or packet.
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../store/atomic-file.js';
 import { encodeAx25 } from '../codec/ax25.js';
 import { parseTnc2, toTnc2 } from '../codec/tnc2.js';
 import {
@@ -125,7 +125,7 @@ function main(argv: string[]): number {
     console.log(`${i + 1}: ${shown[i]}  (${frames[i].length} bytes, ${mod.bitsFor([frames[i]])} bits, ${samplesToMs(audio.length, opts.rate).toFixed(1)} ms)`);
   }
   try {
-    writeFileSync(opts.out, wavBytes(pcm, opts.rate));
+    writeFileAtomicSync(opts.out, wavBytes(pcm, opts.rate)); // never a half-written WAV
   } catch (err) {
     console.error(`afsk: cannot write ${opts.out}: ${(err as Error).message}`);
     return 1;
