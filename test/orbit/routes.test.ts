@@ -86,16 +86,16 @@ test('GET /api/v1/passes: from the table, sorted by AOS, inside the window, with
 test('GET /api/v1/passes honours the pass filter profile unless include_all_sats', async () => {
   const store = srv.app.services.stores.passFilter;
   try {
-    await store.set({ pass_profile: 'IssOnly', favorites: [] });
+    await store.set({ pass_profile: 'IssOnly', favorites: [], min_el_deg: 5 });
     const iss = await srv.get('/api/v1/passes?hours=48');
     assert.ok(iss.body.count > 0 && iss.body.items.every((x: { sat_id: string }) => x.sat_id === 'iss'));
-    await store.set({ pass_profile: 'Favorites', favorites: ['so-50', 'ao-91'] });
+    await store.set({ pass_profile: 'Favorites', favorites: ['so-50', 'ao-91'], min_el_deg: 5 });
     const fav = await srv.get('/api/v1/passes?hours=48');
     assert.deepEqual([...new Set(fav.body.items.map((x: { sat_id: string }) => x.sat_id))].sort(), ['ao-91', 'so-50']);
     const all = await srv.get('/api/v1/passes?hours=48&include_all_sats=true');
     assert.ok(new Set(all.body.items.map((x: { sat_id: string }) => x.sat_id)).size > 20);
   } finally {
-    await store.set({ pass_profile: 'All', favorites: [] });
+    await store.set({ pass_profile: 'All', favorites: [], min_el_deg: 5 });
   }
 });
 
