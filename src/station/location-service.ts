@@ -7,7 +7,7 @@ import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { fieldError } from './field-error.js';
-import { GpsFixSchema, MAX_PROFILES, type GpsFix, type LocationPatch, type LocationState, type LocationStateSchema } from './location-state.js';
+import { GpsFixSchema, locatorOf, MAX_PROFILES, withLocator, type GpsFix, type LocationPatch, type LocationProfile, type LocationState, type LocationStateSchema, type WithLocator } from './location-state.js';
 import type { LocationProvider, ResolvedLocation } from '../orbit/location-types.js';
 
 const log = logger('location');
@@ -28,8 +28,8 @@ export interface GpsStatus {
 }
 
 export interface LocationView {
-  state: LocationState;
-  resolved: ResolvedLocation;
+  state: Omit<LocationState, 'profiles'> & { profiles: Array<WithLocator<LocationProfile>> };
+  resolved: WithLocator<ResolvedLocation>;
   gps: GpsStatus;
 }
 
@@ -128,7 +128,12 @@ export class LocationService implements LocationProvider {
   }
 
   view(): LocationView {
-    return { state: this.state(), resolved: this.resolved(), gps: this.gpsStatus() };
+    const state = this.state();
+    return {
+      state: { ...state, profiles: state.profiles.map((p) => ({ ...p, locator: locatorOf(p.point) })) },
+      resolved: withLocator(this.resolved()),
+      gps: this.gpsStatus(),
+    };
   }
 
   /** The location one source would give now (the lite snapshot's location_source). */

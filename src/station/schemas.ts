@@ -6,6 +6,7 @@ import { GpsSettingsSchema } from './gps-settings.js';
 import { ISS_DISPLAY_MODES } from './display-settings.js';
 import { ISS_MODES } from './iss-state.js';
 import { LiteSettingsSchema } from './lite-settings.js';
+import { Locator6Schema } from './location-state.js';
 import { PASS_PROFILES } from './pass-filter.js';
 import { RadioSettingsSchema } from '../radio/settings.js';
 
@@ -31,7 +32,7 @@ const Open = () => v.looseObject({});
 
 export const SystemStateSchema = v.object({
   timestamp: ts(),
-  location: ResolvedSchema,
+  location: v.object({ ...ResolvedSchema.entries, locator: Locator6Schema }),
   settings: v.object({
     iss_display_mode: v.picklist(ISS_DISPLAY_MODES),
     display_timezone: v.string(),

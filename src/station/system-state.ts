@@ -1,5 +1,6 @@
 import { iso } from '../util/clock.js';
 import { bodiesAt } from './bodies.js';
+import { locatorOf } from './location-state.js';
 import type { StationService } from './station-service.js';
 
 /**
@@ -24,7 +25,7 @@ export function buildSystemState(station: StationService) {
   const identity = station.identity();
   return {
     timestamp: iso(now),
-    location: { source: loc.source, lat: loc.lat, lon: loc.lon, alt_m: loc.alt_m },
+    location: { source: loc.source, lat: loc.lat, lon: loc.lon, alt_m: loc.alt_m, locator: locatorOf(loc) },
     settings: {
       iss_display_mode: d.stores.issDisplay.get().iss_display_mode,
       display_timezone: d.stores.timezone.get().display_timezone,

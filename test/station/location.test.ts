@@ -32,8 +32,9 @@ describe('GET/POST /api/v1/location', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body.state.source_mode, 'manual');
     assert.equal(r.body.state.selected_profile_id, 'default');
-    assert.deepEqual(r.body.resolved, DEFAULT_LOCATION);
+    assert.deepEqual(r.body.resolved, { ...DEFAULT_LOCATION, locator: 'IO91xl' });
     assert.deepEqual(r.body.gps, { fix: null, fresh: false, age_s: null });
+    assert.deepEqual(r.body.state.profiles.map((p: { locator: string }) => p.locator), ['IO91xl'], 'every profile shows its locator');
   });
 
   it('adds and selects a profile in one request, persists it, and fires onChange once', async () => {
@@ -42,7 +43,7 @@ describe('GET/POST /api/v1/location', () => {
     const r = await s.post('/api/v1/location', { add_profile: home, selected_profile_id: 'home' });
     off();
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point });
+    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point, locator: 'JN18eu' });
     assert.equal(r.body.state.profiles.length, 2);
     assert.deepEqual(seen, [{ source: 'manual', ...home.point }]);
     const file = JSON.parse(readFileSync(join(s.dataDir, 'location.json'), 'utf8'));
@@ -54,7 +55,8 @@ describe('GET/POST /api/v1/location', () => {
     const r = await s.post('/api/v1/location', { add_profile: moved });
     assert.equal(r.status, 200);
     assert.equal(r.body.state.profiles.length, 2);
-    assert.deepEqual(r.body.resolved, { source: 'manual', ...moved.point });
+    assert.equal(r.body.resolved.lat, moved.point.lat);
+    assert.equal(r.body.resolved.alt_m, moved.point.alt_m);
   });
 
   const impossible: Array<[string, Record<string, number>]> = [
@@ -101,6 +103,74 @@ describe('GET/POST /api/v1/location', () => {
   });
 });
 
+describe('a location profile entered as a Maidenhead locator', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer();
+  });
+  after(() => s.stop());
+
+  it('is the centre of the square, with alt_m (default 0); resolved, profiles and system state show the locator', async () => {
+    const r = await s.post('/api/v1/location', { add_profile: { id: 'cam', name: 'Cambridge', locator: 'JO02bf', alt_m: 12 }, selected_profile_id: 'cam' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.resolved, { source: 'manual', lat: 52.229167, lon: 0.125, alt_m: 12, locator: 'JO02bf' });
+    assert.deepEqual(r.body.state.profiles.find((p: { id: string }) => p.id === 'cam'), { id: 'cam', name: 'Cambridge', point: { lat: 52.229167, lon: 0.125, alt_m: 12 }, locator: 'JO02bf' });
+    const file = JSON.parse(readFileSync(join(s.dataDir, 'location.json'), 'utf8'));
+    assert.deepEqual(file.profiles.find((p: { id: string }) => p.id === 'cam'), { id: 'cam', name: 'Cambridge', point: { lat: 52.229167, lon: 0.125, alt_m: 12 } }, 'the point is stored, the locator derived');
+    const sys = (await s.get('/api/v1/system/state')).body;
+    assert.deepEqual(sys.location, { source: 'manual', lat: 52.229167, lon: 0.125, alt_m: 12, locator: 'JO02bf' });
+
+    const four = await s.post('/api/v1/location', { add_profile: { id: 'fn31', name: 'Four', locator: 'FN31' } });
+    assert.equal(four.status, 200);
+    assert.deepEqual(four.body.state.profiles.find((p: { id: string }) => p.id === 'fn31').point, { lat: 41.5, lon: -73, alt_m: 0 }, 'alt_m defaults to 0');
+    const eight = await s.post('/api/v1/location', { add_profile: { id: 'fn31pr21', name: 'Eight', locator: 'FN31pr21' } });
+    assert.equal(eight.status, 200);
+    assert.equal(eight.body.state.profiles.find((p: { id: string }) => p.id === 'fn31pr21').locator, 'FN31pr', 'profiles show 6 characters');
+  });
+
+  it('takes any case and surrounding spaces', async () => {
+    const r = await s.post('/api/v1/location', { add_profile: { id: 'lower', name: 'Lower', locator: ' jo02BF ' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const p = r.body.state.profiles.find((x: { id: string }) => x.id === 'lower');
+    assert.deepEqual([p.point.lat, p.point.lon, p.locator], [52.229167, 0.125, 'JO02bf']);
+  });
+
+  const refused: Array<[string, string, Record<string, unknown>]> = [
+    ['a field past R', 'add_profile.locator', { locator: 'SS00' }],
+    ['5 characters', 'add_profile.locator', { locator: 'JO02b' }],
+    ['a subsquare past X', 'add_profile.locator', { locator: 'JO02yz' }],
+    ['10 characters', 'add_profile.locator', { locator: 'JO02bf52aa' }],
+    ['not a string', 'add_profile.locator', { locator: 52 }],
+    ['an impossible altitude', 'add_profile.alt_m', { locator: 'JO02', alt_m: 20_000 }],
+    ['both a point and a locator', 'add_profile.locator', { locator: 'JO02', point: { lat: 1, lon: 2, alt_m: 3 } }],
+    ['alt_m beside a point', 'add_profile.alt_m', { point: { lat: 1, lon: 2, alt_m: 3 }, alt_m: 5 }],
+    ['neither a point nor a locator', 'add_profile', {}],
+  ];
+  for (const [what, field, extra] of refused) {
+    it(`refuses ${what}: 400 naming ${field}, nothing saved`, async () => {
+      const before = readFileSync(join(s.dataDir, 'location.json'), 'utf8');
+      const r = await s.post('/api/v1/location', { add_profile: { id: 'bad', name: 'Bad', ...extra }, selected_profile_id: 'bad' });
+      assert.equal(r.status, 400, JSON.stringify(r.body));
+      assert.equal(r.body.error.code, 'validation_failed');
+      assert.equal(r.body.error.details.fields[0].field, field, JSON.stringify(r.body.error));
+      assert.equal(readFileSync(join(s.dataDir, 'location.json'), 'utf8'), before);
+    });
+  }
+
+  it('documents both ways in /docs', async () => {
+    const doc = (await s.get('/docs', { accept: 'application/json' })).body;
+    const add = doc.paths['/api/v1/location'].post.requestBody.content['application/json'].schema.properties.add_profile;
+    assert.deepEqual(Object.keys(add.properties), ['id', 'name', 'point', 'locator', 'alt_m']);
+    assert.deepEqual(add.required, ['id', 'name']);
+    assert.match(add.description, /locator/);
+    const view = doc.paths['/api/v1/location'].get.responses['200'].content['application/json'].schema;
+    assert.ok(view.properties.resolved.required.includes('locator'));
+    assert.ok(view.properties.state.properties.profiles.items.required.includes('locator'));
+    const sys = doc.paths['/api/v1/system/state'].get.responses['200'].content['application/json'].schema;
+    assert.ok(sys.properties.location.required.includes('locator'));
+  });
+});
+
 describe('GPS fix from the location state file', () => {
   let s: TestServer;
   let clock: FixedClock;
@@ -119,7 +189,7 @@ describe('GPS fix from the location state file', () => {
   it('gps mode without a fix falls back to the selected manual profile', async () => {
     const r = await s.get('/api/v1/location');
     assert.equal(r.body.state.source_mode, 'gps');
-    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point });
+    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point, locator: 'JN18eu' });
   });
 
   it('a fix written by another process is picked up on file change and used while fresh', async () => {
@@ -132,7 +202,7 @@ describe('GPS fix from the location state file', () => {
       return g.body.resolved.source === 'gps' ? g : undefined;
     });
     off();
-    assert.deepEqual(r.body.resolved, { source: 'gps', lat: 52.2053, lon: 0.1218, alt_m: 12 });
+    assert.deepEqual(r.body.resolved, { source: 'gps', lat: 52.2053, lon: 0.1218, alt_m: 12, locator: 'JO02be' });
     assert.equal(r.body.gps.fresh, true);
     assert.equal(r.body.gps.age_s, 30);
     assert.deepEqual(seen, ['gps']);
@@ -153,7 +223,7 @@ describe('GPS fix from the location state file', () => {
     const off = s.app.services.location.onChange(() => fired++);
     clock.advance(GPS_FIX_FRESH_MS + 1000);
     const r = await s.get('/api/v1/location');
-    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point });
+    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point, locator: 'JN18eu' });
     assert.equal(r.body.gps.fresh, false);
     assert.equal(fired, 1);
     await writeFix({ lat: 52.3, lon: 0.2, alt_m: 20, timestamp: new Date(clock.now()).toISOString() });
@@ -164,7 +234,7 @@ describe('GPS fix from the location state file', () => {
 
   it('manual mode ignores a fresh fix', async () => {
     const r = await s.post('/api/v1/location', { source_mode: 'manual' });
-    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point });
+    assert.deepEqual(r.body.resolved, { source: 'manual', ...home.point, locator: 'JN18eu' });
     assert.equal(r.body.gps.fresh, true);
     await s.post('/api/v1/location', { source_mode: 'gps' });
   });

@@ -23,7 +23,7 @@ describe('GET /api/v1/system/state', () => {
       assert.ok(k in b, `missing ${k}`);
     }
     assert.equal(b.timestamp, '2026-08-22T12:00:00.000Z');
-    assert.deepEqual(b.location, { source: 'manual', lat: 51.4779, lon: -0.0015, alt_m: 46 });
+    assert.deepEqual(b.location, { source: 'manual', lat: 51.4779, lon: -0.0015, alt_m: 46, locator: 'IO91xl' });
     assert.deepEqual(b.settings, { iss_display_mode: 'auto', display_timezone: 'UTC', pass_profile: 'All' });
     assert.deepEqual(Object.keys(b.iss).sort(), ['aboveHorizon', 'activeStreamUrl', 'mode', 'streamHealthy', 'sunlit', 'videoEligible']);
     // Default: the lite tracked set is the ISS, so the screen follows the ISS.
@@ -120,7 +120,7 @@ describe('GET /api/v1/system/state', () => {
     const before = (await s.get('/api/v1/system/state')).body;
     await s.post('/api/v1/location', { add_profile: { id: 'syd', name: 'Sydney', point: { lat: -33.8688, lon: 151.2093, alt_m: 58 } }, selected_profile_id: 'syd' });
     const after = (await s.get('/api/v1/system/state')).body;
-    assert.deepEqual(after.location, { source: 'manual', lat: -33.8688, lon: 151.2093, alt_m: 58 });
+    assert.deepEqual(after.location, { source: 'manual', lat: -33.8688, lon: 151.2093, alt_m: 58, locator: 'QF56od' });
     // 22:00 local in Sydney: the Sun is well below the horizon.
     assert.ok(after.bodies.sun.el_deg < -30, `sun el ${after.bodies.sun.el_deg}`);
     assert.notDeepEqual(after.bodies, before.bodies);
