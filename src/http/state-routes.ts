@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { JsonStore } from '../store/json-store.js';
+import { deepPartial } from './deep-partial.js';
 import { route, type RouteDef } from './route.js';
 
 type ObjSchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any>;
@@ -16,8 +17,10 @@ export interface StateRoutesOptions<S extends ObjSchema> {
 }
 
 /**
- * GET → {state}; POST takes a partial object, validates it with the resource's own schema,
- * merges, persists and answers {state}. One implementation for every plain settings resource.
+ * GET → {state}; POST takes a partial object at any depth (nested objects merge field by field,
+ * arrays replace whole), checks each given field with the resource's own rules, merges, validates
+ * the merged state with the full schema, persists and answers {state}. One implementation for
+ * every plain settings resource.
  */
 export function stateRoutes<S extends ObjSchema>(o: StateRoutesOptions<S>): RouteDef[] {
   const stateSchema = v.object({ state: o.store.schema });
@@ -34,8 +37,8 @@ export function stateRoutes<S extends ObjSchema>(o: StateRoutesOptions<S>): Rout
       method: 'POST',
       path: o.path,
       tag: o.tag,
-      summary: `Change ${o.what} (partial object, merged and persisted)`,
-      body: v.partial(o.store.schema),
+      summary: `Change ${o.what}. Send only the fields to change, at any depth: nested objects merge field by field, arrays replace the whole list; the merged result is validated and persisted (nothing is saved on a 400).`,
+      body: deepPartial(o.store.schema),
       response: stateSchema,
       clearsLiteCache: o.clearsLiteCache,
       handler: async ({ body }) => {
