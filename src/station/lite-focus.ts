@@ -29,6 +29,40 @@ export function focusPass(passes: readonly PassEvent[], requested: string | unde
   return passes.find((p) => p.aos_ms <= now && now < p.los_ms) ?? passes[0] ?? null;
 }
 
+/** The screen's one subject: the focus track and the focus pass always name the same satellite. */
+export interface FocusSubject {
+  track: LiveSample | null;
+  pass: PassEvent | null;
+}
+
+/**
+ * The focus track and focus pass as one subject, so a screen never names one satellite while
+ * counting down or tuning another (spec rules read together, see docs/decisions.md):
+ * - an explicit sat_id that is tracked, or the ISS fallback, decides: its track and its own
+ *   first pass (under way or next), or no pass; never another satellite's pass;
+ * - otherwise the focus-pass rule decides (a pass under way, else the first of the list) and
+ *   the track is that pass's satellite's;
+ * - with no pass at all, the focus-track rule alone (the first tracked live track).
+ * `passOf` gives the pass of a satellite outside the tracked set (the ISS fallback).
+ */
+export function focusSubject(
+  tracks: readonly LiveSample[],
+  passes: readonly PassEvent[],
+  requested: string | undefined,
+  issTrack: LiveSample | null,
+  now: number,
+  passOf: (satId: string) => PassEvent | null,
+): FocusSubject {
+  const track = focusTrack(tracks, requested, issTrack);
+  const tracked = track !== null && tracks.includes(track);
+  if (track && (!tracked || track.sat_id === requested)) {
+    return { track, pass: tracked ? (passes.find((p) => p.sat_id === track.sat_id) ?? null) : passOf(track.sat_id) };
+  }
+  const pass = focusPass(passes, requested, now);
+  if (!pass) return { track, pass: null };
+  return { track: tracks.find((t) => t.sat_id === pass.sat_id) ?? null, pass };
+}
+
 export interface FocusCue {
   type: 'aos';
   sat_id: string;

@@ -4,12 +4,14 @@ import type { PassEvent, PathPoint } from '../orbit/types.js';
 import { iso } from '../util/clock.js';
 import { aprsSummary } from '../aprs/types.js';
 import { timezoneState } from './display-settings.js';
-import { focusCue, focusPass, focusTrack } from './lite-focus.js';
+import { focusCue, focusSubject } from './lite-focus.js';
+import { toLocator } from './maidenhead.js';
 import { radioControlSummary } from '../radio/types.js';
 import type { StationService } from './station-service.js';
 
 // The lite snapshot (spec part 2 and "Lite snapshot rules"): one bounded payload for a small
-// screen. Bounds: passes of the next 24 h, at most 3 per satellite and 24 in all; the focus
+// screen about one subject (focusSatId: its track, pass, cue, path and pair). Passes peaking
+// below the operator's minimum elevation (pass filter `min_el_deg`) are left out. Bounds: passes of the next 24 h, at most 3 per satellite and 24 in all; the focus
 // path at most 40 points; metadata lists cut to 4 entries. 8 tracked satellites stay well
 // under 24 KiB (a test checks it).
 
@@ -70,13 +72,13 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
   const tracked = station.tracked();
   const ids = tracked.ids;
   const tracks = ids.length ? d.orbit.live(now, ids) : [];
-  const passes = ids.length
-    ? limitPasses(d.orbit.passes({ from_ms: now, hours: LITE_PASS_HOURS, min_max_el_deg: 0, sat_ids: ids, include_ongoing: true }))
-    : [];
+  const minEl = d.stores.passFilter.get().min_el_deg;
+  const passesOf = (sat_ids: string[], limit?: number) =>
+    d.orbit.passes({ from_ms: now, hours: LITE_PASS_HOURS, min_max_el_deg: minEl, sat_ids, include_ongoing: true, limit });
+  const passes = ids.length ? limitPasses(passesOf(ids)) : [];
   const iss = station.iss(now);
 
-  const fTrack = focusTrack(tracks, req.sat_id, iss.issTrack);
-  const fPass = focusPass(passes, req.sat_id, now);
+  const { track: fTrack, pass: fPass } = focusSubject(tracks, passes, req.sat_id, iss.issTrack, now, (id) => passesOf([id], 1)[0] ?? null);
   const focusSatId = fTrack?.sat_id ?? fPass?.sat_id ?? null;
   // The path follows the focus pass (the cue is read from it); without one, the focus satellite's next orbit.
   let path: PathPoint[] = [];
@@ -131,7 +133,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
     frequencyMatrix: guidance.frequencyMatrix,
     // Tracking runs for the station's one resolved location; a requested source that is not
     // the active one is reported, so the client can say why.
-    location: { ...loc, requested_source: req.location_source ?? null, tracking_source: active.source, gps_fix_fresh: gps.fresh, gps_fix_age_s: gps.age_s },
+    location: { ...loc, locator: toLocator(loc.lat, loc.lon), requested_source: req.location_source ?? null, tracking_source: active.source, gps_fix_fresh: gps.fresh, gps_fix_age_s: gps.age_s },
     network: { online: net.online, offline: net.offline, reason: net.reason },
     iss: { issTrack: iss.issTrack, state: iss.state, tracked: ids.includes(ISS_SAT_ID) },
     satellites,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { focusCue, focusPass, focusTrack } from '../../src/station/lite-focus.js';
+import { focusCue, focusPass, focusSubject, focusTrack } from '../../src/station/lite-focus.js';
 import type { LiveSample, PassEvent, PathPoint } from '../../src/orbit/types.js';
 
 const T0 = Date.parse('2026-08-22T12:00:00Z');
@@ -52,5 +52,19 @@ describe('lite focus rules', () => {
     assert.equal(focusCue(passes[0], path, T0), null, 'under way: no cue');
     assert.equal(focusCue(null, path, T0), null);
     assert.equal(focusCue(p, path, p.aos_ms), null, 'at AOS it has started');
+  });
+
+  it('focus subject: track and pass always name one satellite', () => {
+    const none = () => null;
+    const later = passes.slice(1); // ao-91 next, nothing under way
+    const d = focusSubject(tracks, later, undefined, iss, T0, none);
+    assert.deepEqual([d.track?.sat_id, d.pass], ['ao-91', later[0]], 'the pass decides, its satellite’s track follows');
+    const asked = focusSubject(tracks, later, 'so-50', iss, T0, none);
+    assert.deepEqual([asked.track?.sat_id, asked.pass], ['so-50', null], 'no pass of its own: none, not another’s');
+    assert.equal(focusSubject(tracks, passes, 'iss', iss, T0, none).pass, passes[2]);
+    const issPass = pass('iss', 70, 80);
+    const fallback = focusSubject(tracks.slice(0, 2), later, 'iss', iss, T0, (id) => (id === 'iss' ? issPass : null));
+    assert.deepEqual([fallback.track?.sat_id, fallback.pass], ['iss', issPass], 'the ISS fallback brings its own pass');
+    assert.deepEqual(focusSubject(tracks, [], undefined, iss, T0, none), { track: tracks[0], pass: null }, 'no pass: the first tracked track');
   });
 });

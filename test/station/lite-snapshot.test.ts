@@ -59,6 +59,7 @@ describe('GET /api/v1/lite/snapshot', () => {
       lat: 51.4779,
       lon: -0.0015,
       alt_m: 46,
+      locator: 'IO91xl',
       requested_source: null,
       tracking_source: 'manual',
       gps_fix_fresh: false,
@@ -114,11 +115,11 @@ describe('GET /api/v1/lite/snapshot', () => {
     for (const p of b.passes) perSat.set(p.sat_id, (perSat.get(p.sat_id) ?? 0) + 1);
     for (const n of perSat.values()) assert.ok(n <= 3);
     assert.deepEqual(b.passes.map((p: { aos: string }) => p.aos), [...b.passes.map((p: { aos: string }) => p.aos)].sort(), 'ordered by AOS');
-    // No sat_id: focus track is the first tracked track; focus pass is one under way, else the first.
-    assert.equal(b.focusTrack.sat_id, b.tracks[0].sat_id);
+    // No sat_id: the focus pass is one under way, else the first; the focus track is its satellite's.
     const now = Date.parse(b.timestamp);
     const ongoing = b.passes.find((p: { aos: string; los: string }) => Date.parse(p.aos) <= now && now < Date.parse(p.los));
     assert.deepEqual(b.focusPass, ongoing ?? b.passes[0]);
+    assert.equal(b.focusTrack.sat_id, b.focusPass.sat_id);
     // Explicit sat_id: that track and its first pass.
     const rsReply = await snap('?sat_id=rs-44');
     assert.ok(Buffer.byteLength(JSON.stringify(rsReply.body)) < 24 * 1024, 'with a linear focus (matrix) too');
@@ -129,8 +130,8 @@ describe('GET /api/v1/lite/snapshot', () => {
     assert.ok(rsPass, 'RS-44 passes Greenwich within 24 h');
     assert.deepEqual(rs.focusPass, rsPass);
     assert.equal(rs.frequencyMatrix.sat_id, 'rs-44', 'guidance follows the focus pass');
-    // A sat_id that is not tracked: first tracked track.
-    assert.equal((await snap('?sat_id=lo-19')).body.focusTrack.sat_id, b.tracks[0].sat_id);
+    // A sat_id that is not tracked: as without one (the pass decides).
+    assert.equal((await snap('?sat_id=lo-19')).body.focusTrack.sat_id, b.focusPass.sat_id);
   });
 
   it('the ISS is the fallback focus when asked for but not tracked', async () => {
