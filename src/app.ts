@@ -156,6 +156,7 @@ export class App {
       onLiteInvalidate: () => this.services.invalidateLite(),
       checkResponses: opts.checkResponses,
       gate: (c) => access.gate(c),
+      allowedHosts: config.allowedHosts,
     });
   }
 

@@ -2,6 +2,7 @@ import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { parseLogLevel } from './util/logger.js';
+import { allowedHostEntryProblem, normalizeHostName } from './http/request-origin.js';
 
 // Everything is optional: with no environment at all the appliance serves the bundled catalog
 // from ./data on port 8080.
@@ -18,6 +19,11 @@ export interface Config {
   uiDir: string | null;
   /** OPERATOR_TOKEN: locks the station with this token (the API cannot unlock it); null = the setting decides. */
   operatorToken: string | null;
+  /**
+   * ALLOWED_HOSTS: host names served besides IP literals, localhost and this machine's own name
+   * (DNS-rebinding protection, src/http/request-origin.ts): `station.lan`, `.example.org`, `*`.
+   */
+  allowedHosts: string[];
 }
 
 const LOW_POWER_MEMORY_BYTES = 1024 ** 3;
@@ -31,7 +37,25 @@ const EnvSchema = v.object({
   CATALOG_SOURCES: v.optional(v.string(), ''),
   UI_DIR: v.optional(v.string()),
   OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(8, 'must be at least 8 characters'), v.maxLength(256))),
+  ALLOWED_HOSTS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(splitList),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        for (const entry of dataset.value) {
+          const problem = allowedHostEntryProblem(entry);
+          if (problem) addIssue({ message: problem });
+        }
+      }),
+    ),
+    '',
+  ),
 });
+
+function splitList(s: string): string[] {
+  return s.split(',').map((x) => x.trim()).filter(Boolean);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, memBytes = totalmem()): Config {
   const picked: Record<string, string> = {};
@@ -54,8 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memBytes = tota
     dataDir: resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     lowPower,
-    catalogSources: e.CATALOG_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
+    catalogSources: splitList(e.CATALOG_SOURCES),
     uiDir: e.UI_DIR ? resolve(e.UI_DIR) : null,
     operatorToken: e.OPERATOR_TOKEN ?? null,
+    allowedHosts: e.ALLOWED_HOSTS.map(normalizeHostName),
   };
 }

@@ -52,6 +52,13 @@ export interface RouteDef<QS extends AnySchema | undefined = any, BS extends Any
    * only make the station safer) and the login itself.
    */
   open?: boolean;
+  /**
+   * Served whatever the request's Host and Origin (src/http/request-origin.ts): only for routes
+   * that can only make the station safer, i.e. stops (APRS emergency stop, a rotator stop), which
+   * any page, tool or name must be able to reach. Everything else that changes state is refused
+   * from another origin.
+   */
+  allowCrossSite?: boolean;
   /** A GET whose handler reads ctx.credentials (the lock state says whether the caller is signed in). */
   credentials?: boolean;
   /** Spec part 4 "Lite snapshot rules": these POSTs clear the lite snapshot cache on success. */

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import * as v from 'valibot';
 import uWS from 'uWebSockets.js';
 import { AppError, errorMessage } from '../util/errors.js';
@@ -6,6 +7,7 @@ import { StoreValidationError } from '../store/json-store.js';
 import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
 import { RawReply, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
+import { crossSiteRefusal, hostAllowed, isSafeMethod, type HostPolicy } from './request-origin.js';
 import { parseOr400, validationError } from './validate.js';
 
 const log = logger('http');
@@ -60,6 +62,10 @@ export interface HttpServerOptions {
    * otherwise. Returns synchronously while the station is open.
    */
   gate?: (credentials: RequestCredentials) => void | Promise<void>;
+  /** ALLOWED_HOSTS: names served besides IP literals, localhost and this machine's own name. */
+  allowedHosts?: readonly string[];
+  /** This machine's host name (default os.hostname()); tests pick one. */
+  hostname?: string;
 }
 
 interface Reply {
@@ -108,9 +114,11 @@ export class HttpServer {
   private app: uWS.TemplatedApp | null = null;
   private listenSocket: uWS.us_listen_socket | null = null;
   private inFlight = 0;
+  private readonly hosts: HostPolicy;
 
   constructor(private readonly opts: HttpServerOptions) {
     for (const r of opts.routes) this.router.add(r);
+    this.hosts = { hostname: opts.hostname ?? hostname(), extra: opts.allowedHosts ?? [] };
   }
 
   get activeRequests(): number {
@@ -144,12 +152,16 @@ export class HttpServer {
     const url = req.getUrl();
     const acceptEncoding = req.getHeader('accept-encoding');
     const head = method === 'HEAD';
+    const host = req.getHeader('host');
+    const match = this.router.match(head ? 'GET' : method, url);
+    const anywhere = match.kind === 'found' && match.route.allowCrossSite === true;
 
+    // Before anything is served or read: pages and assets too, or a rebinding page could read them.
+    if (!anywhere && !hostAllowed(host, this.hosts)) return this.send(res, hostRefused(host), false, head);
     if (method === 'GET' || head) {
       const asset = this.opts.assets?.get(url);
       if (asset) return this.sendAsset(res, asset, acceptEncoding, head);
     }
-    const match = this.router.match(head ? 'GET' : method, url);
     if (match.kind === 'not_found') {
       return this.send(res, errorReply(404, 'not_found', `no route for ${url}`, { path: url }), false, head);
     }
@@ -164,6 +176,11 @@ export class HttpServer {
       );
     }
     const route = match.route;
+    if (!anywhere && !isSafeMethod(method)) {
+      // Refused before the body is read, whatever the operator lock says (it is not a login check).
+      const why = crossSiteRefusal({ host, origin: req.getHeader('origin'), secFetchSite: req.getHeader('sec-fetch-site') });
+      if (why) return this.send(res, crossOriginRefused(method, url, why), false, head);
+    }
     const ctx = {
       query: parseQuery(req.getQuery() ?? '') as unknown,
       body: undefined as unknown,
@@ -318,6 +335,27 @@ export class HttpServer {
       else res.end(body);
     });
   }
+}
+
+function hostRefused(sent: string): Reply {
+  const host = sent.slice(0, 255);
+  return errorReply(
+    403,
+    'host_not_allowed',
+    `this station does not answer to the host name "${host}" (protection against DNS rebinding). ` +
+      `To allow it, add it to ALLOWED_HOSTS in the service environment (comma-separated, e.g. ALLOWED_HOSTS=${host.replace(/:\d+$/, '') || 'station.lan'}; ` +
+      `/etc/default/satstation on the appliance) and restart; IP addresses, localhost and this machine's own name (and <name>.local) are always served`,
+    { host, setting: 'ALLOWED_HOSTS' },
+  );
+}
+
+function crossOriginRefused(method: string, path: string, why: string): Reply {
+  return errorReply(
+    403,
+    'cross_origin_refused',
+    `${method} ${path} refused: ${why}. Changes are accepted from this station's own pages and from clients that send no Origin (curl, scripts); stops are accepted from anywhere`,
+    { reason: why },
+  );
 }
 
 /** Read while the request is valid (before any await): the bearer token, the login cookie, the address. */

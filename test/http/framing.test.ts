@@ -9,10 +9,10 @@ import { AppError } from '../../src/util/errors.js';
 import { setLogLevel, setLogSink } from '../../src/util/logger.js';
 import { parseResponses, rawExchange, suiteServer } from './raw.js';
 
-const GET = (p: string, extra = '') => `GET ${p} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
-const HEAD = (p: string, extra = '') => `HEAD ${p} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
+const GET = (p: string, extra = '') => `GET ${p} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
+const HEAD = (p: string, extra = '') => `HEAD ${p} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 const POST = (p: string, body: string) =>
-  `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  `POST ${p} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 describe('HTTP framing: HEAD, pipelining (real app)', () => {
   const app = suiteServer();
@@ -193,7 +193,7 @@ describe('HTTP framing: Connection: close', () => {
 
   it('a chunked body over 64 KiB gets one 413 with a single Connection: close, then the close', async () => {
     const chunk = 'x'.repeat(8 * 1024);
-    let payload = 'POST /api/v1/settings/gps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    let payload = 'POST /api/v1/settings/gps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     for (let i = 0; i < 9; i++) payload += `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
     payload += '0\r\n\r\n';
     const r = await rawExchange(app.port, payload, { maxMs: 3000 });
