@@ -6,7 +6,7 @@ import { AprsScene, RadioScene, UpcomingScene } from '../components/kiosk/scenes
 import type { DeveloperOverrides, KioskSystemState, LiteSnapshot, PassesAnswer, TrackPoint } from '../components/kiosk/types';
 import { mount } from '../components/mount';
 import type { Recommendation } from '../components/Tune';
-import { StaleBanner, Waiting } from '../components/StaleBanner';
+import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
 import { usePoll, type Poll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
@@ -14,8 +14,8 @@ import { age, clock, snapshotZone, zoneLabel } from '../lib/time';
 import './kiosk-rotator.css';
 
 // The unattended kiosk: full screen, one scene at a time, readable from three metres. No
-// navigation; a corner with the clock and the scene name, and a thin bar that fills until
-// the scene changes.
+// navigation; a footer with the age of the orbital elements (a warning when they are too old to
+// trust AOS times), the clock and the scene name; a thin bar that fills until the scene changes.
 
 const SNAPSHOT = '/api/v1/lite/snapshot';
 const snapshotUrl = (satId: string | null) => (satId ? `${SNAPSHOT}?sat_id=${encodeURIComponent(satId)}` : SNAPSHOT);
@@ -115,12 +115,16 @@ function Page() {
     <div class={`kiosk scene-${scene}`}>
       {bar && <Progress key={`${scene}@${bar.start}`} start={bar.start} durationMs={bar.duration} now={now} />}
       {body}
-      <div class="k-corner num" data-corner>
-        <span data-clock>
-          {clock(now, zone)} {zoneLabel(zone)}
-        </span>{' '}
-        · <span data-scene-name>{scene === 'pass' && live && !forced ? 'Live pass' : SCENE_LABEL[scene]}</span>
-      </div>
+      {/* In the flow, under the scene: a warning here takes room from the scene instead of covering it. */}
+      <footer class="k-foot">
+        <ElementAge ageH={s.freshness.catalog_epoch_age_h} />
+        <span class="k-corner num" data-corner>
+          <span data-clock>
+            {clock(now, zone)} {zoneLabel(zone)}
+          </span>{' '}
+          · <span data-scene-name>{scene === 'pass' && live && !forced ? 'Live pass' : SCENE_LABEL[scene]}</span>
+        </span>
+      </footer>
       <div class="k-banner">
         <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
       </div>

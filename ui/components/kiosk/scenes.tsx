@@ -19,28 +19,41 @@ export function SceneHead(props: { tone: Tone; children: ComponentChildren }) {
   );
 }
 
-/** The Doppler pair to tune: ↓ receive, ↑ transmit, CTCSS tone. */
-export function Pair(props: { rec: Recommendation | null | undefined; none?: string }) {
+/**
+ * The Doppler pair to tune: ↓ receive, ↑ transmit, CTCSS tone. `compact` is the table's form:
+ * one line each way and no unit (the column heading carries MHz), the tone on the uplink line
+ * because it is sent with the uplink; so a pair is two short lines that fit a 480 px row.
+ */
+export function Pair(props: { rec: Recommendation | null | undefined; none?: string; compact?: boolean }) {
   const r = props.rec;
   if (!r || (r.downlink_mhz == null && r.uplink_mhz == null)) return <span class="k-pair muted">{props.none ?? 'no frequency profile'}</span>;
+  const unit = props.compact ? ' ' : ' MHz ';
+  const tone = r.ctcss_hz != null ? r.ctcss_hz.toFixed(1) : null;
   return (
-    <span class="k-pair num" data-pair>
+    <span class={`k-pair num ${props.compact ? 'k-compact' : ''}`} data-pair>
       {r.downlink_mhz != null && (
         <span title="downlink (receive)">
           ↓ <b>{mhz(r.downlink_mhz)}</b>
-          <small> MHz {r.downlink_mode ?? ''}</small>
+          <small>
+            {unit}
+            {r.downlink_mode ?? ''}
+          </small>
         </span>
       )}
       {r.uplink_mhz != null && (
         <span title="uplink (transmit)">
           ↑ <b>{mhz(r.uplink_mhz)}</b>
-          <small> MHz {r.uplink_mode ?? ''}</small>
+          <small>
+            {unit}
+            {r.uplink_mode ?? ''}
+          </small>
+          {props.compact && tone && <small title="CTCSS tone"> · {tone} Hz</small>}
         </span>
       )}
-      {r.ctcss_hz != null && (
+      {!props.compact && tone && (
         <span title="CTCSS tone">
           <small>tone </small>
-          <b>{r.ctcss_hz.toFixed(1)}</b>
+          <b>{tone}</b>
           <small> Hz</small>
         </span>
       )}
@@ -79,20 +92,20 @@ export function UpcomingScene(props: { passes: readonly PassItem[]; now: number;
                 <th>AOS {zoneLabel(zone)}</th>
                 <th>in</th>
                 <th>max</th>
-                <th class="k-tune-col">tune</th>
+                <th class="k-tune-col">tune MHz</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((p) => {
                 const pc = passClock(p, now);
                 return (
-                  <tr key={p.sat_id + p.aos} class={`k-${pc.tone}`} data-pass={p.sat_id}>
+                  <tr key={p.sat_id + p.aos} class={`k-${pc.tone}`} data-pass={p.sat_id} data-aos={p.aos}>
                     <td class="k-sat">{shortName(p.name)}</td>
                     <td>{clock(p.aos, zone)}</td>
                     <td class={pc.tone === 'idle' ? '' : pc.tone}>{pc.stage === 'during' ? 'IN PASS' : countdown(pc.remainingMs)}</td>
                     <td>{deg(p.max_el_deg)}</td>
                     <td class="k-tune-col">
-                      <Pair rec={p.frequencyRecommendation} none="—" />
+                      <Pair rec={p.frequencyRecommendation} none="—" compact />
                     </td>
                   </tr>
                 );
