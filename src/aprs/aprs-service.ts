@@ -16,6 +16,7 @@ import { LAN_PACKET_MODE, WifiTransport } from './transport/wifi-transport.js';
 import type { LanHub } from '../radio/lan/lan-hub.js';
 import { checkWifiTarget } from '../radio/link/rig-port.js';
 import { nodeSerialDriver } from '../radio/link/serial-driver.js';
+import { DirewolfConfigError } from './tnc/direwolf-config.js';
 import { resolveTncBinary, installTnc, installInTerminal, type InstallOptions, type TerminalOptions } from './tnc/tnc-binary.js';
 import { stationIdentity, callsignProblem } from '../station/callsign.js';
 import type { CatalogProvider } from '../catalog/types.js';
@@ -272,7 +273,16 @@ export class AprsService implements AprsStatusSource {
     if (this.connected) return;
     const s = this.settings();
     const opts = { dataDir: this.d.dataDir, clock: this.d.clock, identity: this.identity(), serial: nodeSerialDriver, ptyWaitMs: 8000, ...this.d.transport };
-    const made = s.transport_mode === 'wifi' ? this.wifiTransport(s, opts) : makeTransport(s, opts);
+    let made: MadeTransport;
+    try {
+      made = s.transport_mode === 'wifi' ? this.wifiTransport(s, opts) : makeTransport(s, opts);
+    } catch (err) {
+      // The stored settings cannot make a transport (PTT over CAT with no serial device, ...):
+      // the operator's to fix, so a 409 that names the setting, never a 500.
+      if (!(err instanceof DirewolfConfigError)) throw err;
+      this.lastError = `${err.message} (in /settings → APRS)`;
+      throw new AppError(409, err.missing ? 'aprs_config_incomplete' : 'aprs_config_invalid', this.lastError, { field: err.field });
+    }
     // The PTT device is claimed before anything opens it: never two owners of one tty.
     if (made.claimDevice) this.d.claims.claim(made.claimDevice, PTT_OWNER);
     this.estop = false;

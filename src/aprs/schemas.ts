@@ -122,31 +122,36 @@ export type AprsRuntime = v.InferOutput<typeof AprsRuntimeSchema>;
 
 const trimmed = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max));
 
-export const SelectTargetBodySchema = v.object({
+// Bodies are strict: an unknown key (a typo, junk) is a 400 naming it, never silently ignored.
+
+/** Routes that take no parameters: an empty object (or no body at all). */
+export const NoBodySchema = v.strictObject({});
+
+export const SelectTargetBodySchema = v.strictObject({
   sat_id: v.pipe(v.string(), v.minLength(1), v.maxLength(32)),
   channel_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64))), null),
 });
 
-export const SessionSelectBodySchema = v.object({
+export const SessionSelectBodySchema = v.strictObject({
   /** terrestrial: back to the terrestrial target; satellite (default when sat_id is given): that channel. */
   operating_mode: v.optional(v.picklist(OPERATING_MODES)),
   sat_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),
   channel_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64))), null),
 });
 
-export const IdentityBodySchema = v.object({
+export const IdentityBodySchema = v.strictObject({
   callsign: v.pipe(v.string(), v.trim(), v.toUpperCase(), v.maxLength(9)),
   ssid: v.pipe(v.number(), v.integer()),
 });
 
 export const StationIdentitySchema = v.object({ valid: v.boolean(), callsign: v.string(), reason: v.optional(v.string()) });
 
-export const MessageBodySchema = v.object({
+export const MessageBodySchema = v.strictObject({
   to: v.pipe(trimmed(9), v.minLength(1, 'addressee is required')),
   text: v.pipe(v.string(), v.minLength(1, 'text is required'), v.maxLength(67)),
 });
-export const StatusBodySchema = v.object({ text: v.pipe(v.string(), v.minLength(1, 'text is required'), v.maxLength(62)) });
-export const PositionBodySchema = v.object({ comment: v.optional(v.pipe(v.string(), v.maxLength(43))) });
+export const StatusBodySchema = v.strictObject({ text: v.pipe(v.string(), v.minLength(1, 'text is required'), v.maxLength(62)) });
+export const PositionBodySchema = v.strictObject({ comment: v.optional(v.pipe(v.string(), v.maxLength(43))) });
 
 export const SendResponseSchema = v.object({
   sent: v.boolean(),

@@ -52,9 +52,19 @@ export interface DirewolfLaunchOptions {
   decodeOnlyStdinRate?: number;
 }
 
-/** A value that cannot be written into a Dire Wolf configuration safely or correctly. */
+/** APRS settings keys a configuration error can name (the field the operator fixes). */
+export type DirewolfConfigField = 'callsign' | 'serial_device' | 'rig_lib_model_id' | 'baud_rate' | 'ptt_device' | 'audio_input_device' | 'audio_output_device' | null;
+
+/**
+ * A value that cannot be written into a Dire Wolf configuration safely or correctly. `field` is
+ * the APRS setting to fix; `missing` says it is empty where the chosen PTT method needs it.
+ */
 export class DirewolfConfigError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly field: DirewolfConfigField = null,
+    readonly missing = false,
+  ) {
     super(message);
     this.name = 'DirewolfConfigError';
   }
@@ -71,39 +81,41 @@ const CALL_RE = /^[A-Z0-9]{1,6}(-(1[0-5]|[0-9]))?$/;
 const PRINTABLE_RE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/; // printable, no leading/trailing space
 
 /** One configuration token: checked, and quoted when it has a space or a quote in it. */
-function token(value: string, what: string, maxLen: number): string {
-  if (!PRINTABLE_RE.test(value)) throw new DirewolfConfigError(`${what} must be printable ASCII without control characters or surrounding spaces: ${JSON.stringify(value)}`);
-  if (value.length > maxLen) throw new DirewolfConfigError(`${what} is ${value.length} characters; Dire Wolf 1.6 keeps only ${maxLen}: ${JSON.stringify(value)}`);
+function token(value: string, what: string, maxLen: number, field: DirewolfConfigField): string {
+  if (!PRINTABLE_RE.test(value)) throw new DirewolfConfigError(`${what} must be printable ASCII without control characters or surrounding spaces: ${JSON.stringify(value)}`, field);
+  if (value.length > maxLen) throw new DirewolfConfigError(`${what} is ${value.length} characters; Dire Wolf 1.6 keeps only ${maxLen}: ${JSON.stringify(value)}`, field);
   return /[ "]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function audioDevice(value: string, what: string): string {
+function audioDevice(value: string, what: string, field: DirewolfConfigField): string {
   const v = value.trim() === '' ? 'default' : value;
-  if (/^(stdin|-)$/i.test(v) || /^udp:/i.test(v)) throw new DirewolfConfigError(`${what} ${JSON.stringify(v)} is not a sound card (Dire Wolf reads standard input or opens a UDP listener for it)`);
-  return token(v, what, DIREWOLF_MAX_AUDIO_NAME);
+  if (/^(stdin|-)$/i.test(v) || /^udp:/i.test(v)) throw new DirewolfConfigError(`${what} ${JSON.stringify(v)} is not a sound card (Dire Wolf reads standard input or opens a UDP listener for it)`, field);
+  return token(v, what, DIREWOLF_MAX_AUDIO_NAME, field);
 }
 
 /** A device path after PTT (or after PTT CM108): must start with /, so it can never read as a keyword. */
-function devicePath(value: string, what: string): string {
-  if (!value.startsWith('/')) throw new DirewolfConfigError(`${what} must be a device path starting with /: ${JSON.stringify(value)}`);
-  return token(value, what, DIREWOLF_MAX_PTT_DEVICE);
+function devicePath(value: string, what: string, field: DirewolfConfigField): string {
+  if (!value.startsWith('/')) throw new DirewolfConfigError(`${what} must be a device path starting with /: ${JSON.stringify(value)}`, field);
+  return token(value, what, DIREWOLF_MAX_PTT_DEVICE, field);
 }
 
 export function pttLine(ptt: PttPlan): string {
   switch (ptt.kind) {
     case 'hamlib': {
       if (!Number.isInteger(ptt.model) || ptt.model < 1 || ptt.model > DIREWOLF_MAX_HAMLIB_MODEL)
-        throw new DirewolfConfigError(`Dire Wolf 1.6 takes a Hamlib model number 1..${DIREWOLF_MAX_HAMLIB_MODEL} after PTT RIG, got ${ptt.model}`);
-      if (!Number.isInteger(ptt.baud) || ptt.baud < 1 || ptt.baud > 10_000_000) throw new DirewolfConfigError(`CAT baud rate must be a positive integer, got ${ptt.baud}`);
+        throw new DirewolfConfigError(`Dire Wolf 1.6 takes a Hamlib model number 1..${DIREWOLF_MAX_HAMLIB_MODEL} after PTT RIG, got ${ptt.model}`, 'rig_lib_model_id');
+      if (!Number.isInteger(ptt.baud) || ptt.baud < 1 || ptt.baud > 10_000_000) throw new DirewolfConfigError(`CAT baud rate must be a positive integer, got ${ptt.baud}`, 'baud_rate');
+      if (!ptt.device) throw new DirewolfConfigError('PTT over CAT needs the rig’s serial device: choose it (serial_device), or pick another PTT method (VOX keys on audio)', 'serial_device', true);
       // Model 2 is Hamlib's NET rigctl: the port is host:port rather than a device.
-      const port = ptt.model === 2 ? token(ptt.device, 'rigctld address', DIREWOLF_MAX_PTT_DEVICE) : devicePath(ptt.device, 'CAT serial device');
+      const port = ptt.model === 2 ? token(ptt.device, 'rigctld address', DIREWOLF_MAX_PTT_DEVICE, 'serial_device') : devicePath(ptt.device, 'CAT serial device', 'serial_device');
       return `PTT RIG ${ptt.model} ${port} ${ptt.baud}`;
     }
     case 'serial-line':
       if (ptt.line !== 'RTS' && ptt.line !== 'DTR') throw new DirewolfConfigError(`PTT line must be RTS or DTR, got ${String(ptt.line)}`);
-      return `PTT ${devicePath(ptt.device, 'PTT serial device')} ${ptt.line}`;
+      if (!ptt.device) throw new DirewolfConfigError(`PTT on ${ptt.line} needs the serial device whose ${ptt.line} line keys the radio: choose it (ptt_device)`, 'ptt_device', true);
+      return `PTT ${devicePath(ptt.device, 'PTT serial device', 'ptt_device')} ${ptt.line}`;
     case 'cm108':
-      return ptt.device ? `PTT CM108 ${devicePath(ptt.device, 'CM108 hidraw device')}` : 'PTT CM108';
+      return ptt.device ? `PTT CM108 ${devicePath(ptt.device, 'CM108 hidraw device', 'ptt_device')}` : 'PTT CM108';
     case 'none':
       return '# PTT: none (the transmitter keys on audio, VOX)';
   }
@@ -111,11 +123,11 @@ export function pttLine(ptt: PttPlan): string {
 
 export function direwolfLaunch(o: DirewolfLaunchOptions): DirewolfLaunch {
   const mycall = o.mycall.trim().toUpperCase();
-  if (!CALL_RE.test(mycall)) throw new DirewolfConfigError(`MYCALL must be a callsign like N0CALL or N0CALL-7, got ${JSON.stringify(o.mycall)}`);
+  if (!CALL_RE.test(mycall)) throw new DirewolfConfigError(`MYCALL must be a callsign like N0CALL or N0CALL-7, got ${JSON.stringify(o.mycall)}`, 'callsign');
   const rate = o.decodeOnlyStdinRate;
   if (rate !== undefined && (!Number.isInteger(rate) || rate < 8000 || rate > 192000)) throw new DirewolfConfigError(`audio sample rate must be 8000..192000 Hz, got ${rate}`);
-  const input = o.audioFromStdin || rate ? 'stdin' : audioDevice(o.audioIn, 'audio input device');
-  const output = rate ? 'null' : audioDevice(o.audioOut, 'audio output device');
+  const input = o.audioFromStdin || rate ? 'stdin' : audioDevice(o.audioIn, 'audio input device', 'audio_input_device');
+  const output = rate ? 'null' : audioDevice(o.audioOut, 'audio output device', 'audio_output_device');
   if (!o.configPath || /[\0\n\r]/.test(o.configPath)) throw new DirewolfConfigError('config path must be a plain file path');
   const lines = [
     '# Written by satstation on every start of the TNC; edits here are overwritten.',

@@ -8,6 +8,7 @@ import {
   AprsTargetSchema,
   IdentityBodySchema,
   MessageBodySchema,
+  NoBodySchema,
   PositionBodySchema,
   SelectTargetBodySchema,
   SendResponseSchema,
@@ -104,6 +105,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/connect`,
       tag: 'aprs',
       summary: 'Start the transport (Dire Wolf sidecar on a KISS pseudo-terminal, or the external KISS TNC); the target still gates transmit',
+      body: NoBodySchema,
       response: v.object({ settings: AprsSettingsSchema, runtime: AprsRuntimeSchema, target: AprsTargetSchema }),
       clearsLiteCache: true,
       handler: async () => {
@@ -116,6 +118,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/disconnect`,
       tag: 'aprs',
       summary: 'Stop the transport, the iGate and the retune; the log stays',
+      body: NoBodySchema,
       response: v.object({ runtime: v.object({ connected: v.boolean(), session_active: v.boolean(), last_error: v.nullable(v.string()) }) }),
       clearsLiteCache: true,
       handler: async () => {
@@ -149,7 +152,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/log/clear`,
       tag: 'aprs',
       summary: `Prune the stored log: remove entries older than age_bucket (${AGE_BUCKETS.join(', ')}; all removes everything)`,
-      body: v.object({ age_bucket: AgeBucketSchema }),
+      body: v.strictObject({ age_bucket: AgeBucketSchema }),
       response: v.object({ removed: v.number(), kept: v.number() }),
       handler: ({ body }) => a.clearLog(body.age_bucket),
     }),
@@ -184,6 +187,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/tnc/install`,
       tag: 'aprs',
       summary: "Install Debian's direwolf package through the privilege helper (sudo -n, never a prompt); 403 when no privilege is available",
+      body: NoBodySchema,
       response: v.object({ ok: v.literal(true), output: v.array(v.string()), status: TncStatusSchema }),
       handler: async () => {
         const r = await a.installTnc();
@@ -199,6 +203,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/tnc/install-terminal`,
       tag: 'aprs',
       summary: 'Open a terminal running the install (it may ask for a password there); 409 with the reason when no desktop is present',
+      body: NoBodySchema,
       response: v.object({ ok: v.literal(true), terminal: v.string() }),
       handler: () => {
         const r = a.installTerminal();
