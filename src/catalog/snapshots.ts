@@ -1,10 +1,10 @@
 // Catalog snapshots: a copy of the elements and ids in use at a moment, one file each under
 // DATA_DIR/snapshots with an index. Retention: the newest SNAPSHOT_RETENTION snapshots and at
 // most SNAPSHOT_MAX_BYTES in total; the oldest go first (bounded SD-card use).
-import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { removeStaleTempsIn, tempPath, writeFileAtomic } from '../store/atomic-file.js';
+import { copyFileAtomic, removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
@@ -75,15 +75,12 @@ export class SnapshotService {
     let bytes: number;
     if (persisted) {
       // A copy of the persisted refresh: no second multi-megabyte JSON.stringify for big catalogs.
-      await mkdir(this.dir, { recursive: true });
-      const tmp = tempPath(file); // the name boot-time cleanup recognises
-      await copyFile(persisted, tmp);
-      await rename(tmp, file);
+      await copyFileAtomic(persisted, file);
       bytes = (await stat(file)).size;
     } else {
       const body = await drainSliced(catalogDocumentSteps(cat, '', [cat.origin]));
       await writeFileAtomic(file, body);
-      bytes = body.length;
+      bytes = Buffer.byteLength(body);
     }
     const snapshot: Snapshot = { id, source, created_at, satellite_count: cat.satellites.length, catalog_version: cat.version, bytes };
     const items = [...this.index.get().items, snapshot];
@@ -94,7 +91,13 @@ export class SnapshotService {
       total -= old.bytes;
       removed.push(old);
     }
-    await this.index.set({ seq, items });
+    try {
+      await this.index.set({ seq, items });
+    } catch (err) {
+      // The index did not take it (a full disk): a file no index lists is half a snapshot.
+      await unlink(file).catch((e) => log.warn(`cannot remove unlisted snapshot ${id}`, e));
+      throw err;
+    }
     for (const old of removed) {
       await unlink(join(this.dir, `${old.id}.json`)).catch((err) => log.warn(`cannot remove snapshot ${old.id}`, err));
     }

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { open, rename, mkdir, unlink } from 'node:fs/promises';
+import { copyFile, open, rename, mkdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { StorageError } from '../util/errors.js';
 
 // Atomic replace: write a temp file in the same directory, fsync it, rename over the target,
 // then fsync the directory so the rename itself survives a power cut. A reader (or a process
@@ -28,54 +29,97 @@ export async function fsyncDir(dir: string): Promise<void> {
  */
 export const STORAGE_ERROR_CODES = new Set(['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EMFILE', 'ENFILE']);
 
+/** A failed write as the API reports it (507): a full or read-only disk is the operator's to fix. */
+export function storageError(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code && STORAGE_ERROR_CODES.has(code) ? new StorageError(code) : err;
+}
+
+/**
+ * Fills a fresh temp file beside `path` (`fill` writes it), fsyncs it and renames it over `path`.
+ * Any failure removes the temp file, so a full disk leaves the old file and nothing else.
+ */
+async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): Promise<void> {
+  try {
+    const dir = dirname(path);
+    await mkdir(dir, { recursive: true });
+    const tmp = tempPath(path);
+    try {
+      await fill(tmp);
+      await rename(tmp, path);
+    } catch (err) {
+      await unlink(tmp).catch(() => {});
+      throw err;
+    }
+    await fsyncDir(dir);
+  } catch (err) {
+    throw storageError(err);
+  }
+}
+
 /** `mode` applies to the new file (the rename replaces the old one's mode too): 0o600 for secrets. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = tempPath(path);
-  const fh = await open(tmp, 'w', mode);
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } catch (err) {
-    await fh.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
-  await fh.close();
-  try {
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
-  await fsyncDir(dir);
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  return replaceVia(path, async (tmp) => {
+    const fh = await open(tmp, 'w', mode);
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  });
+}
+
+/** A copy of `src` at `dest`, atomically (a large file is copied by the kernel, not read into the heap). */
+export function copyFileAtomic(src: string, dest: string): Promise<void> {
+  return replaceVia(dest, async (tmp) => {
+    await copyFile(src, tmp);
+    const fh = await open(tmp, 'r+');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  });
 }
 
 /** Synchronous twin for the last flush on shutdown. */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = tempPath(path);
-  const fd = openSync(tmp, 'w', mode);
   try {
-    const buf = typeof data === 'string' ? Buffer.from(data) : data;
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  try {
-    const dfd = openSync(dir, 'r');
+    const dir = dirname(path);
+    mkdirSync(dir, { recursive: true });
+    const tmp = tempPath(path);
     try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
+      const fd = openSync(tmp, 'w', mode);
+      try {
+        const buf = typeof data === 'string' ? Buffer.from(data) : data;
+        let off = 0;
+        while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, path);
+    } catch (err) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* never created, or already renamed */
+      }
+      throw err;
     }
-  } catch {
-    /* see fsyncDir */
+    try {
+      const dfd = openSync(dir, 'r');
+      try {
+        fsyncSync(dfd);
+      } finally {
+        closeSync(dfd);
+      }
+    } catch {
+      /* see fsyncDir */
+    }
+  } catch (err) {
+    throw storageError(err);
   }
 }
 

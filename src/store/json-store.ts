@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
-import { StorageError } from '../util/errors.js';
-import { moveAside, readTextCapped, removeStaleTemps, STORAGE_ERROR_CODES, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+import { moveAside, readTextCapped, removeStaleTemps, storageError, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 
 const log = logger('store');
 
@@ -30,12 +29,6 @@ export const SECRET_MASK = '********';
 
 /** Settings files are a few KiB; even 256 KiB of the most hostile JSON parses in a few MiB of heap. */
 export const STATE_FILE_MAX_BYTES = 256 * 1024;
-
-/** A failed write as the API reports it: a full or read-only disk is the operator's to fix. */
-export function storageError(err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  return code && STORAGE_ERROR_CODES.has(code) ? new StorageError(code) : err;
-}
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -169,7 +162,7 @@ export class JsonStore<S extends AnySchema> {
           await writeFileAtomic(this.path, text, this.opts.mode);
         } catch (err) {
           log.error(`write ${this.path} failed; ${this.opts.name} unchanged`, err);
-          throw storageError(err);
+          throw err; // a full or failing disk is already a StorageError (507)
         }
         this.lastWritten = text;
       }
