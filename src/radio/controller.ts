@@ -273,7 +273,9 @@ export class RadioController {
   async start(): Promise<void> {
     this.patch({ capabilities: this.capabilities() });
     const s = this.d.settings();
-    if (s.enabled && s.auto_connect && s.serial_device) await this.connect().catch(() => {}); // retries in the background
+    // The rig's address: its serial device on USB, its host on Wi-Fi.
+    const target = s.transport === 'wifi' ? s.wifi_host : s.serial_device;
+    if (s.enabled && s.auto_connect && target) await this.connect().catch(() => {}); // retries in the background
   }
 
   async stop(): Promise<void> {
