@@ -101,7 +101,7 @@ describe('station settings routes', () => {
     it('Favorites keeps known ids once', async () => {
       const r = await s.post('/api/v1/settings/pass-filter', { pass_profile: 'Favorites', favorites: ['so-50', 'so-50', 'iss', 'nope'] });
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.state, { pass_profile: 'Favorites', favorites: ['so-50', 'iss'] });
+      assert.deepEqual(r.body.state, { pass_profile: 'Favorites', favorites: ['so-50', 'iss'], min_el_deg: 5 });
       assert.deepEqual((await s.get('/api/v1/settings/pass-filter')).body.state, r.body.state);
     });
     it('rejects unknown profiles', async () => {
