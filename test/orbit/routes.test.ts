@@ -66,8 +66,9 @@ test('GET /api/v1/passes: from the table, sorted by AOS, inside the window, with
   assert.equal(r.status, 200);
   assert.equal(r.body.timestamp, '2026-08-22T12:00:00.000Z');
   assert.equal(r.body.hours, 24);
-  assert.equal(r.body.min_max_el, 0);
+  assert.equal(r.body.min_max_el, 5, "the operator's minimum elevation, 5° by default");
   assert.ok(r.body.count > 300 && r.body.count === r.body.items.length);
+  assert.ok(r.body.items.every((x: { max_el_deg: number }) => x.max_el_deg >= 5));
   const aos = r.body.items.map((p: { aos: string }) => Date.parse(p.aos));
   assert.deepEqual(aos, [...aos].sort((a, b) => a - b), 'sorted by AOS');
   assert.ok(aos[0] >= T0 && aos[aos.length - 1] < T0 + 24 * H);
@@ -80,6 +81,35 @@ test('GET /api/v1/passes: from the table, sorted by AOS, inside the window, with
   assert.equal(srv.app.services.orbit.table.stats.computations, 1, 'answered from the one table');
   for (const bad of ['hours=49', 'hours=0', 'min_max_el=91', 'include_ongoing=maybe']) {
     assert.equal((await srv.get(`/api/v1/passes?${bad}`)).status, 400, bad);
+  }
+});
+
+test("GET /api/v1/passes without min_max_el applies the operator's minimum elevation (pass-filter min_el_deg)", async () => {
+  type Item = { sat_id: string; aos: string; max_el_deg: number };
+  const key = (p: Item) => `${p.sat_id}@${p.aos}`;
+  const every = await srv.get('/api/v1/passes?include_all_sats=true&hours=48&min_max_el=0&limit=2000');
+  assert.equal(every.body.min_max_el, 0, 'an explicit 0 lists everything');
+  const low: Item[] = every.body.items.filter((p: Item) => p.max_el_deg < 5);
+  assert.ok(low.length > 10 && low.some((p) => p.max_el_deg < 1), 'grazing passes exist to be hidden');
+  const byDefault = await srv.get('/api/v1/passes?include_all_sats=true&hours=48&limit=2000');
+  assert.equal(byDefault.body.min_max_el, 5);
+  const listed = new Set(byDefault.body.items.map(key));
+  assert.ok(low.every((p) => !listed.has(key(p))), 'no pass peaking below 5° by default');
+  assert.equal(byDefault.body.total, every.body.total - low.length, 'every other pass still listed');
+  const docs = (await srv.get('/docs', { accept: 'application/json' })).body.paths['/api/v1/passes'].get;
+  assert.match(docs.summary, /min_el_deg/);
+  try {
+    const set = await srv.post('/api/v1/settings/pass-filter', { min_el_deg: 20 });
+    assert.equal(set.status, 200);
+    assert.equal(set.body.state.min_el_deg, 20);
+    const high = await srv.get('/api/v1/passes?include_all_sats=true&hours=48&limit=2000');
+    assert.equal(high.body.min_max_el, 20);
+    assert.ok(high.body.count > 0 && high.body.items.every((p: Item) => p.max_el_deg >= 20));
+    assert.equal(high.body.total, every.body.items.filter((p: Item) => p.max_el_deg >= 20).length);
+    assert.equal((await srv.get('/api/v1/passes?include_all_sats=true&hours=48&min_max_el=0&limit=2000')).body.total, every.body.total, 'the explicit value still wins');
+    assert.equal((await srv.post('/api/v1/settings/pass-filter', { min_el_deg: 91 })).status, 400);
+  } finally {
+    await srv.post('/api/v1/settings/pass-filter', { min_el_deg: 5 });
   }
 });
 

@@ -4,7 +4,7 @@ import { ISS_SAT_ID } from '../../catalog/types.js';
 import { PassItemSchema } from '../../orbit/schemas.js';
 import { GuidanceEmbedSchema } from '../../guidance/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';
-import { passFilterSatIds } from '../../station/pass-filter.js';
+import { DEFAULT_MIN_EL_DEG, passFilterSatIds } from '../../station/pass-filter.js';
 import { iso } from '../../util/clock.js';
 import { drainSliced } from '../../util/loop-slices.js';
 import { jsonWithArraySteps } from '../../util/json-bytes.js';
@@ -69,13 +69,16 @@ export function passesRoutes(s: Services): RouteDef[] {
       tag: 'tracking',
       summary:
         `Passes with AOS in the next \`hours\` (default ${DEFAULT_PASS_HOURS}, at most the ${horizon} h table horizon) ` +
-        'reaching at least `min_max_el` degrees (default 0), sorted by AOS, from the precomputed pass table. The pass ' +
+        'reaching at least `min_max_el` degrees, sorted by AOS, from the precomputed pass table. Without `min_max_el` the ' +
+        `operator's minimum elevation applies (\`min_el_deg\` of /api/v1/settings/pass-filter, default ${DEFAULT_MIN_EL_DEG}); \`min_max_el=0\` lists every pass; ` +
+        'the answer\'s `min_max_el` is the value used. The pass ' +
         'filter profile applies unless include_all_sats; include_ongoing adds passes already under way (true AOS in the past). ' +
         'aos/tca/los carry milliseconds; tca is the time of maximum elevation. At most `limit` passes ' +
         `(default ${DEFAULT_PASS_LIMIT}, at most ${MAX_PASS_ITEMS}), the earliest by AOS; total counts every match and truncated says the answer was cut.`,
       query: v.object({
         hours: v.optional(qNumber(0.1, horizon), String(DEFAULT_PASS_HOURS)),
-        min_max_el: v.optional(qNumber(0, 90), '0'),
+        // No default here: absent means the operator's own minimum, read per request.
+        min_max_el: v.optional(qNumber(0, 90)),
         include_all_sats: v.optional(qBool(), 'false'),
         include_ongoing: v.optional(qBool(), 'false'),
         limit: v.optional(qInt(1, MAX_PASS_ITEMS), String(DEFAULT_PASS_LIMIT)),
@@ -83,18 +86,20 @@ export function passesRoutes(s: Services): RouteDef[] {
       response: PassesResponse,
       handler: async ({ query }) => {
         const now = s.clock.now();
-        const sat_ids = query.include_all_sats ? undefined : passFilterSatIds(s.stores.passFilter.get(), ISS_SAT_ID);
+        const filter = s.stores.passFilter.get();
+        const min_max_el = query.min_max_el ?? filter.min_el_deg;
+        const sat_ids = query.include_all_sats ? undefined : passFilterSatIds(filter, ISS_SAT_ID);
         const passes = await s.orbit.passesWhenReady({
           from_ms: now,
           hours: query.hours,
-          min_max_el_deg: query.min_max_el,
+          min_max_el_deg: min_max_el,
           sat_ids,
           include_ongoing: query.include_ongoing,
           limit: query.limit,
         });
         // Guidance per pass and the serialisation run in slices: 2000 items are ~100 ms here.
         const items = await drainSliced(passItemSteps(s, passes, now));
-        const head = { timestamp: iso(now), hours: query.hours, min_max_el: query.min_max_el, count: items.length, total: passes.total, limit: query.limit, truncated: passes.total > items.length };
+        const head = { timestamp: iso(now), hours: query.hours, min_max_el, count: items.length, total: passes.total, limit: query.limit, truncated: passes.total > items.length };
         return new RawReply(await drainSliced(jsonWithArraySteps(head, 'items', items)));
       },
     }),
