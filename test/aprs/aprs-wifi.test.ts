@@ -110,6 +110,9 @@ describe('APRS over Wi-Fi', { skip: !have && !required ? 'direwolf is not instal
     await until(() => f.lan.ptt.length >= pttBefore + 2 && !f.lan.keyed, 'PTT on then off', 8000);
     const ptt = f.lan.ptt.slice(pttBefore).map((p) => p.on);
     assert.deepEqual(ptt.slice(0, 2), [true, false]);
+    // What the radio put on air: its TX buffer played out in real time, cut where PTT went off.
+    // Released when the last sample reached the radio, the buffer's last 150 ms (FCS and closing
+    // flags) were lost and atest decoded nothing.
     const lines = atestDecode(f.lan.txAudio(), dir);
     assert.ok(lines.some((l) => l.includes('G4ABC-7>') && l.includes('over wifi')), `atest decoded: ${lines.join(' | ')}`);
     // Paced in real time: the packets arrived over (about) the audio's own duration.

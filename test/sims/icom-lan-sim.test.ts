@@ -693,18 +693,18 @@ describe('IcomLanSim as an IC-705 on 127.0.0.1', () => {
     c.audio.raw(p2);
     await waitFor(() => sim.txAudioPackets.length === 3, 'three packets');
     await sleep(30);
-    assert.deepEqual(Array.from(sim.txAudio()), [1, 2, 3, 4, -5, 6, 32767, -32768]);
+    assert.deepEqual(Array.from(sim.txReceived()), [1, 2, 3, 4, -5, 6, 32767, -32768]);
     assert.deepEqual(
       sim.txAudioPackets.map((x) => x.samples),
       [2, 3, 3],
     );
     sim.clearTx();
-    assert.equal(sim.txAudio().length, 0);
+    assert.equal(sim.txReceived().length, 0);
     const bad = audioPacket(c.audio, [1, 2], 3);
     bad.writeUInt16BE(6, 0x16); // data length says 6 bytes for 4
     c.audio.tracked(bad);
     await sleep(50);
-    assert.equal(sim.txAudio().length, 0, 'a wrong data length is refused');
+    assert.equal(sim.txReceived().length, 0, 'a wrong data length is refused');
   });
 
   it('RX audio: playRx streams 20 ms blocks of LPCM16 LE at the asked rate, paced in real time', async () => {

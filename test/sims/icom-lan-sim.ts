@@ -2,6 +2,7 @@ import dgram from 'node:dgram';
 import { performance } from 'node:perf_hooks';
 import type { CivRigSim } from './civ-rig.js';
 import { mulberry32 } from '../helpers/prng.js';
+import { RadioTxBuffer } from './radio-tx-buffer.js';
 
 // The radio side (an IC-705) of Icom's network protocol (the "RS-BA1" LAN protocol) over UDP on
 // 127.0.0.1, for tests. It is an independent reading of the protocol and shares no code with
@@ -212,6 +213,8 @@ export class IcomLanSim {
   readonly ptt: Array<{ at: number; on: boolean }> = [];
   /** Arrival time (performance.now()) and sample count of each TX audio packet (first arrival only). */
   readonly txAudioPackets: Array<{ at: number; samples: number }> = [];
+  /** The radio's transmit buffer: what actually went on air, and what PTT off cut (radio-tx-buffer.ts). */
+  readonly txBuffer = new RadioTxBuffer();
   /** Another client holds the radio: a new conninfo request is refused and conninfo says "in use". */
   busy = false;
   /** Packets dropped because the client was not allowed to send them (not logged in, token expired, ...). */
@@ -326,7 +329,11 @@ export class IcomLanSim {
       this.socks = {};
       throw err;
     }
-    this.unPtt = this.rig.onPtt((on) => record(this.ptt, { at: performance.now(), on }));
+    this.unPtt = this.rig.onPtt((on) => {
+      record(this.ptt, { at: performance.now(), on });
+      this.txBuffer.ptt(on);
+    });
+    this.txBuffer.ptt(this.rig.state.transmitting);
     this.running = true;
     this.powered = true;
     this.bootAt = performance.now();
@@ -366,8 +373,16 @@ export class IcomLanSim {
     this.event('power_on');
   }
 
-  /** All TX audio received, in stream (sequence) order, duplicates dropped. */
+  /**
+   * The audio the radio transmitted: received while keyed, played out of its buffer in real time,
+   * the end cut where PTT went off before the buffer had played. What a receiver would hear.
+   */
   txAudio(): Int16Array {
+    return this.txBuffer.transmitted();
+  }
+
+  /** All TX audio received on the wire, keyed or not, in stream (sequence) order, duplicates dropped. */
+  txReceived(): Int16Array {
     const keys = [...this.tx.keys()].sort((a, b) => a - b);
     const out = new Int16Array(this.txSamples);
     let at = 0;
@@ -383,6 +398,7 @@ export class IcomLanSim {
     this.tx.clear();
     this.txSamples = 0;
     this.txAudioPackets.length = 0;
+    this.txBuffer.clear();
   }
 
   /**
@@ -923,6 +939,7 @@ export class IcomLanSim {
     if (this.unkeyOnLoss && this.rig.state.transmitting) {
       this.rig.state.transmitting = false;
       record(this.ptt, { at: performance.now(), on: false });
+      this.txBuffer.ptt(false);
       this.event('unkeyed', why);
     }
     for (const o of this.sessions.values()) if (o !== s && o.loggedIn) this.sendConnInfo(o);
@@ -1054,6 +1071,7 @@ export class IcomLanSim {
       this.tx.delete(oldest);
     }
     record(this.txAudioPackets, { at: performance.now(), samples: pcm.length });
+    this.txBuffer.push(key, pcm, s.stream.txRateHz, s.stream.txBufferMs);
   }
 
   // ---- RX audio: a continuous 20 ms stream, silence unless playRx has something --------------

@@ -3,11 +3,17 @@
 // not starve the radio's buffer, and never further ahead than that so abort() stops the radio
 // within the lead. Real time comes through a small injectable pacer (performance.now and
 // setTimeout by default): protocol timers use the session's clock, but a pace is physical.
+//
+// The radio does not play a packet when it arrives: it holds the TX buffer the stream request
+// asked for (txBufferMs) and plays from there, and PTT off discards what it still holds. So
+// play() resolves only once the last sample has left that buffer (its play-out time plus the
+// buffer plus a tail for the network); releasing PTT earlier cut the end of every frame (the
+// FCS and closing flags), and no receiver could decode it.
 
 export type AudioTxResult = { kind: 'done' } | { kind: 'aborted' } | { kind: 'lost'; reason: string };
 
 export interface LanAudioTx {
-  /** Streams pcm to the radio paced in real time (packets of ~20 ms, kept a small lead ahead of real time so event-loop stalls do not underrun the radio); resolves when the last sample was sent plus its play-out time. */
+  /** Streams pcm to the radio paced in real time (packets of ~20 ms, kept a small lead ahead of real time so event-loop stalls do not underrun the radio); resolves when the radio has played the last sample out of its TX buffer: PTT may go off then. */
   play(pcm: Int16Array): Promise<AudioTxResult>;
   /** Stops at once (emergency stop). */
   abort(): void;
@@ -38,6 +44,11 @@ export interface PacedAudioTxOptions {
   sampleRate: number;
   packetMs: number;
   leadMs: number;
+  /**
+   * After the last sample's own play-out time, how long the radio still transmits audio: the TX
+   * buffer asked for in the stream request plus a tail for network delay. play() resolves then.
+   */
+  holdMs: number;
   pacer?: Pacer;
 }
 
@@ -123,7 +134,8 @@ export class PacedAudioTx implements LanAudioTx {
     }
     const durationMs = (total * 1000) / rate;
     if (c.sent >= total) {
-      c.timer = this.pacer.setTimeout(() => this.finish({ kind: 'done' }), Math.max(0, c.start + durationMs - this.pacer.now()));
+      const playedOut = c.start + durationMs + this.o.holdMs;
+      c.timer = this.pacer.setTimeout(() => this.finish({ kind: 'done' }), Math.max(0, playedOut - this.pacer.now()));
       return;
     }
     // Wake when the next packet comes within the lead.

@@ -93,8 +93,6 @@ export interface LanSessionStats {
 type Got<K extends LanPacket['kind']> = { ok: true; p: Extract<LanPacket, { kind: K }> } | { ok: false; why: string };
 type SessionEvent = LanPacket | { kind: 'conninfo_wait_over' };
 
-/** wfview's default tx buffer (ms of audio the radio buffers before playing). */
-const TX_BUFFER_MS = 150;
 const DEFAULT_CLIENT_NAME = 'satstation';
 const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -145,7 +143,7 @@ export class IcomLanSession {
     this.waitress = new Waitress<SessionEvent>(this.clock);
     this.heartbeat = new Heartbeat(this.clock, heartbeatMs(this.t));
     const rate = opts.audio?.sampleRate ?? 0;
-    this.tx = new PacedAudioTx({ sampleRate: rate || 8000, packetMs: this.t.audio_packet_ms, leadMs: this.t.audio_lead_ms, pacer: opts.pacer }, opts.audio ? 'the session is not open' : 'the session was opened without audio');
+    this.tx = new PacedAudioTx({ sampleRate: rate || 8000, packetMs: this.t.audio_packet_ms, leadMs: this.t.audio_lead_ms, holdMs: this.t.tx_buffer_ms + this.t.tx_tail_ms, pacer: opts.pacer }, opts.audio ? 'the session is not open' : 'the session was opened without audio');
     this.audioTx = this.tx;
     this.civ = this.makeCivPipe();
   }
@@ -296,7 +294,7 @@ export class IcomLanSession {
           txSampleRate: txOk && audio ? audio.sampleRate : 0,
           civPort: civBound.port,
           audioPort: audBound.port,
-          txBufferMs: TX_BUFFER_MS,
+          txBufferMs: this.t.tx_buffer_ms,
         }),
       ),
     );

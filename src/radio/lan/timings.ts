@@ -39,6 +39,10 @@ export interface LanTimings {
   audio_packet_ms: number;
   /** TX audio: how far ahead of real time packets are sent, so event-loop stalls do not underrun the radio. */
   audio_lead_ms: number;
+  /** TX audio the radio buffers before playing (the stream request's txBufferMs; wfview's default). */
+  tx_buffer_ms: number;
+  /** PTT is held this long past the buffer's play-out: the network's delay, so the last flag goes out whole. */
+  tx_tail_ms: number;
 }
 
 export const LAN_TIMINGS: LanTimings = Object.freeze({
@@ -59,6 +63,8 @@ export const LAN_TIMINGS: LanTimings = Object.freeze({
   reorder_hold_ms: 300,
   audio_packet_ms: 20,
   audio_lead_ms: 60,
+  tx_buffer_ms: 150,
+  tx_tail_ms: 50,
 });
 
 /** Sizes: every buffer is bounded. */
