@@ -21,7 +21,11 @@ const MAX_TRACKED = 8;
 function Page() {
   const [data, setData] = useState<LiteSettings | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
-  const [setupDone, setSetupDone] = useState(true);
+  // What the API holds (false on a fresh install), known once loaded: never a default of our own.
+  const [setupDone, setSetupDone] = useState<boolean | null>(null);
+  // Choosing satellites is the setup: the first change to the set ticks the box (visibly, so
+  // what is shown is what Save sends) unless the operator has set the box themselves.
+  const [setupTouched, setSetupTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<Saved | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,6 +35,7 @@ function Page() {
       (a) => {
         setData(a.data);
         setChosen(a.data.state.tracked_sat_ids);
+        setSetupDone(a.data.state.setup_complete);
       },
       (e) => setError(errorText(e)),
     );
@@ -41,14 +46,16 @@ function Page() {
   const toggle = (id: string) => {
     setSaved(null);
     setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]));
+    if (!setupTouched) setSetupDone(true);
   };
   const save = async () => {
     setBusy(true);
     setError(null);
     try {
-      const r = await postJson<Saved>('/api/v1/settings/lite', { tracked_sat_ids: chosen, setup_complete: setupDone });
+      const r = await postJson<Saved>('/api/v1/settings/lite', { tracked_sat_ids: chosen, setup_complete: setupDone === true });
       setSaved(r);
       setChosen(r.state.tracked_sat_ids);
+      setSetupDone(r.state.setup_complete);
     } catch (e) {
       setError(errorText(e));
       setSaved(null);
@@ -83,7 +90,11 @@ function Page() {
       )}
       <div class="row controls">
         <label class="row">
-          <input type="checkbox" checked={setupDone} onChange={(e) => setSetupDone((e.target as HTMLInputElement).checked)} /> Setup complete
+          <input type="checkbox" checked={setupDone === true} disabled={setupDone === null} onChange={(e) => {
+              setSetupTouched(true);
+              setSetupDone((e.target as HTMLInputElement).checked);
+            }}
+            data-setup-complete /> Setup complete
         </label>
         <button type="button" class="primary" onClick={save} disabled={busy || !data}>
           {busy ? 'Saving…' : 'Save'}
