@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { changes, fieldsOf, fitsPattern, fromInput, labelOf, pickFields, requestSchema, setAt, summary, toInput, type Field } from '../../ui/lib/schema-form.js';
+import { applicableFields, changes, fieldsOf, fitsPattern, fromInput, labelOf, onlyWhen, optionText, pickFields, requestSchema, setAt, summary, toInput, type Field } from '../../ui/lib/schema-form.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // The settings forms are built from the live /docs: these read the real document.
@@ -80,7 +80,7 @@ describe('schema-form: form fields from the /docs JSON Schema', () => {
       ['add_profile.point.alt_m', 'number', 'Alt', 'm', -500, 10000],
     ]);
     assert.deepEqual(pickFields(loc, ['add_profile.point.lat']).map((f) => f.path), ['add_profile.point.lat'], 'a nested field can be shown on its own');
-    assert.deepEqual(pickFields(loc, ['add_profile'], ['add_profile.name'])[0].children!.map((f) => f.name), ['id', 'point'], 'hidden reaches into groups');
+    assert.deepEqual(pickFields(loc, ['add_profile'], ['add_profile.name'])[0].children!.map((f) => f.name), ['id', 'point', 'locator', 'alt_m'], 'hidden reaches into groups');
   });
 
   it('describes what the server answered for the saved fields', () => {
@@ -89,6 +89,28 @@ describe('schema-form: form fields from the /docs JSON Schema', () => {
     assert.equal(summary(dev, state, ['enabled', 'force_scene', 'force_iss_video_eligible']), 'Enabled: yes · Force scene: not forced · Force ISS video eligible: no');
     const src = fields('/api/v1/datasets/sources');
     assert.equal(summary(src, { fetch_timeout_ms: 5000 }, ['fetch_timeout_ms']), 'Fetch timeout: 5000 ms');
+  });
+
+  it('keeps only the fields of the chosen transport, by the draft value', () => {
+    const radio = pickFields(fields('/api/v1/settings/radio'), [
+      'transport',
+      ...onlyWhen({ path: 'transport', is: ['wifi'] }, [{ name: 'wifi_host' }, { name: 'wifi_password', secret: true }]),
+      ...onlyWhen({ path: 'transport', is: ['usb'] }, [{ name: 'serial_device' }]),
+      'civ_address',
+    ]);
+    assert.deepEqual(applicableFields(radio, { transport: 'usb' }).map((f) => f.path), ['transport', 'serial_device', 'civ_address']);
+    assert.deepEqual(applicableFields(radio, { transport: 'wifi' }).map((f) => f.path), ['transport', 'wifi_host', 'wifi_password', 'civ_address']);
+    assert.equal(applicableFields(radio, { transport: 'wifi' })[2].secret, true, 'the spec’s own overrides stay');
+  });
+
+  it('shows enum options by their labels; the value stays the API’s', () => {
+    const labels = { rigA: 'Icom IC-705', rigB: 'Icom IC-9700 (not validated)' };
+    const [rig] = pickFields(fields('/api/v1/settings/radio'), [{ name: 'rig_model', label: 'Rig', optionLabels: labels }]);
+    assert.deepEqual(rig.options, ['rigA', 'rigB']);
+    assert.deepEqual(rig.options!.map((o) => optionText(rig, o)), ['Icom IC-705', 'Icom IC-9700 (not validated)']);
+    assert.equal(fromInput(rig, 'rigB'), 'rigB');
+    assert.equal(summary([rig], { rig_model: 'rigB' }, ['rig_model']), 'Rig: Icom IC-9700 (not validated)');
+    assert.equal(optionText({}, true), 'yes');
   });
 
   it('sends only what changed, a changed nested object whole', () => {

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, postJson } from '../lib/api';
 import { SignInHint } from './useActions';
-import { changes, fieldsOf, fitsPattern, fromInput, getAt, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema } from '../lib/schema-form';
+import { applicableFields, changes, fieldsOf, fitsPattern, fromInput, getAt, optionText, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema } from '../lib/schema-form';
 
 // A settings form bound to one resource: its fields come from the resource's schema in /docs,
 // its values from GET `path` ({state}); Save sends only what changed (the API merges partial
@@ -35,6 +35,11 @@ export interface ResourceFormProps {
   onSaved?(state: unknown): void;
   /** Extra content above the Save button (status of the resource, links). */
   children?: ComponentChildren;
+  /**
+   * What is still wrong with what is saved (an identity that cannot transmit): shown beside the
+   * save status, so "Saved" never reads as "ready".
+   */
+  warning?: string | null;
 }
 
 type Status = { kind: 'idle' } | { kind: 'saved'; text: string } | { kind: 'error'; error: ApiError | Error };
@@ -115,7 +120,7 @@ export function ResourceForm(props: ResourceFormProps) {
           {f.nullable && <option value="">{f.nullLabel ?? 'not set'}</option>}
           {f.options!.map((o) => (
             <option key={String(o)} value={String(o)}>
-              {typeof o === 'boolean' ? (o ? 'yes' : 'no') : String(o)}
+              {optionText(f, o)}
             </option>
           ))}
         </select>
@@ -180,7 +185,8 @@ export function ResourceForm(props: ResourceFormProps) {
           <SignInHint code={error instanceof ApiError ? error.code : undefined} />
         </p>
       )}
-      {draft !== null && fields.map(input)}
+      {/* Only what the current choices use (a transport's own fields); hidden fields keep their values. */}
+      {draft !== null && applicableFields(fields, draft).map(input)}
       {props.children}
       <div class="row">
         <button type="submit" class="primary" disabled={busy || !dirty}>
@@ -192,6 +198,11 @@ export function ResourceForm(props: ResourceFormProps) {
         <p class="saved" role="status">
           <span class="ok">Saved</span>
           {status.text && <span class="muted"> · {status.text}</span>}
+        </p>
+      )}
+      {props.warning && (
+        <p class="banner warn" role="alert" data-form-warning>
+          {props.warning}
         </p>
       )}
     </form>

@@ -40,10 +40,35 @@ export interface Field {
   multiline?: boolean;
   /** Masked input (passcodes, Wi-Fi passwords). */
   secret?: boolean;
+  /** What an enum option reads as (the API value stays the value): {rigA: 'Icom IC-705'}. */
+  optionLabels?: Readonly<Record<string, string>>;
+  /** Shown only while another field of the form holds one of these values (a transport's own settings). */
+  when?: ShowWhen;
+}
+
+/** "Only while `path` is one of `is`": e.g. the Wi-Fi login only while transport is wifi. */
+export interface ShowWhen {
+  path: string;
+  is: ReadonlyArray<string | number | boolean>;
 }
 
 /** What a form may say about a field beyond its schema: label, unit, help and how to show it. */
-export type FieldSpec = { name: string } & Partial<Pick<Field, 'label' | 'unit' | 'help' | 'nullLabel' | 'multiline' | 'secret'>>;
+export type FieldSpec = { name: string } & Partial<Pick<Field, 'label' | 'unit' | 'help' | 'nullLabel' | 'multiline' | 'secret' | 'optionLabels' | 'when'>>;
+
+/** `fields` with `when` added to each: a group of fields that belongs to one choice. */
+export function onlyWhen(when: ShowWhen, fields: readonly FieldSpec[]): FieldSpec[] {
+  return fields.map((f) => ({ ...f, when }));
+}
+
+/** The fields that apply to `values` (the form's draft): a field whose `when` does not hold is left out. */
+export function applicableFields(fields: Field[], values: unknown): Field[] {
+  return fields.filter((f) => !f.when || f.when.is.some((x) => x === getAt(values, f.when!.path)));
+}
+
+/** The text an enum option is shown as. */
+export function optionText(f: Pick<Field, 'optionLabels'>, o: string | number | boolean): string {
+  return f.optionLabels?.[String(o)] ?? (typeof o === 'boolean' ? (o ? 'yes' : 'no') : String(o));
+}
 
 const UNITS: Array<[RegExp, string]> = [
   [/_deg$/, '°'],
@@ -174,7 +199,7 @@ export function summary(fields: Field[], state: unknown, paths: string[]): strin
     .filter((f) => paths.some((p) => f.path === p || f.path.startsWith(p + '.')))
     .map((f) => {
       const v = getAt(state, f.path);
-      const shown = v === null ? f.nullLabel ?? 'not set' : f.secret ? '••••' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : toInput(f, v);
+      const shown = v === null ? f.nullLabel ?? 'not set' : f.secret ? '••••' : typeof v === 'boolean' || f.kind === 'enum' ? optionText(f, v as string | number | boolean) : toInput(f, v);
       return `${f.label}: ${shown === '' ? '(empty)' : shown}${f.unit && shown !== '' && v !== null ? ' ' + f.unit : ''}`;
     })
     .join(' · ');

@@ -1,13 +1,16 @@
 import { ResourceForm } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
-import type { FieldSpec } from '../../lib/schema-form';
+import { onlyWhen, type FieldSpec } from '../../lib/schema-form';
 import { LAN_LOGIN_FIELDS } from './lan-fields';
+import { rigModelField } from './rig-fields';
 
 // The APRS station's settings (/api/v1/settings/aprs), one resource shown as a few forms that
 // each save on their own (the API merges partial objects; a nested group is sent whole), and
 // above them whether the station is connected and may transmit now. Connecting, sending and
 // the log live on /aprs. Passcode and Wi-Fi password are never shown in a save summary.
+// The transport form shows only what the chosen transport uses: USB the TNC, PTT line and sound
+// cards; Wi-Fi the radio's LAN login and our modem's timing (Dire Wolf still decodes there).
 
 const STATION_FIELDS: FieldSpec[] = [
   { name: 'callsign', help: 'Your callsign without SSID (up to 6 letters/digits). Empty: the station cannot transmit.' },
@@ -15,20 +18,31 @@ const STATION_FIELDS: FieldSpec[] = [
   { name: 'listen_only', help: 'On: receive only, nothing is ever sent (the transmit gate stays closed).' },
   { name: 'operating_mode', help: 'terrestrial: the regional frequency. satellite: the selected satellite channel, transmit only in a pass.' },
 ];
+const USB = { path: 'transport_mode', is: ['usb'] };
+const WIFI = { path: 'transport_mode', is: ['wifi'] };
 const TRANSPORT_FIELDS: FieldSpec[] = [
   { name: 'transport_mode', help: 'usb: a TNC on this machine or the network. wifi: the IC-705’s LAN session — our own modem transmits, Dire Wolf decodes, no sound card.' },
-  { name: 'kiss_host', label: 'KISS TNC host', help: 'Empty: run our own Dire Wolf sidecar. A host: use your own KISS TNC there; no sidecar is started.' },
-  { name: 'kiss_port', label: 'KISS TNC port' },
-  { name: 'tnc_binary', label: 'TNC program', help: 'The sidecar program (direwolf, or a path to it).' },
-  { name: 'rig_model', label: 'Rig', help: 'rigA: Icom IC-705. rigB: Icom IC-9700.' },
-  { name: 'rig_lib_model_id', label: 'Rig library model', help: 'The rig-control library’s model number for CAT PTT (3085: IC-705).' },
-  { name: 'serial_device', help: 'The rig’s CAT USB port for PTT, e.g. /dev/ttyACM0.' },
-  { name: 'baud_rate' },
-  { name: 'civ_address', label: 'CI-V address' },
-  { name: 'ptt_method', label: 'PTT method', help: 'cat: through the rig library; rts/dtr: that line of the PTT device; cm108: a sound card GPIO; vox: the rig’s data VOX.' },
-  { name: 'ptt_device', label: 'PTT device', help: 'A /dev path for rts, dtr or cm108; empty: the default.' },
-  { name: 'audio_input_device', help: 'The sound card the TNC listens on (e.g. plughw:1,0); empty: the default.' },
-  { name: 'audio_output_device', help: 'The sound card the TNC transmits on; empty: the default.' },
+  rigModelField('Wi-Fi needs the IC-705.'),
+  ...onlyWhen(USB, [
+    { name: 'kiss_host', label: 'KISS TNC host', help: 'Empty: run our own Dire Wolf sidecar. A host: use your own KISS TNC there; no sidecar is started.' },
+    { name: 'kiss_port', label: 'KISS TNC port' },
+  ]),
+  { name: 'tnc_binary', label: 'TNC program', help: 'The Dire Wolf program (direwolf, or a path to it).' },
+  ...onlyWhen(USB, [
+    { name: 'rig_lib_model_id', label: 'Rig library model', help: 'The rig-control library’s model number for CAT PTT (3085: IC-705).' },
+    { name: 'serial_device', help: 'The rig’s CAT USB port for PTT, e.g. /dev/ttyACM0.' },
+    { name: 'baud_rate' },
+    { name: 'ptt_method', label: 'PTT method', help: 'cat: through the rig library; rts/dtr: that line of the PTT device; cm108: a sound card GPIO; vox: the rig’s data VOX.' },
+    { name: 'ptt_device', label: 'PTT device', help: 'A /dev path for rts, dtr or cm108; empty: the default.' },
+    { name: 'audio_input_device', help: 'The sound card the TNC listens on (e.g. plughw:1,0); empty: the default.' },
+    { name: 'audio_output_device', help: 'The sound card the TNC transmits on; empty: the default.' },
+  ]),
+  ...onlyWhen(WIFI, [
+    { name: 'civ_address', label: 'CI-V address', help: '0xA4 for the IC-705 (factory setting).' },
+    ...LAN_LOGIN_FIELDS,
+    { name: 'afsk_txdelay_ms', label: 'TX delay', unit: 'ms', help: 'Flags sent before each packet while the transmitter settles.' },
+    { name: 'afsk_tail_ms', label: 'TX tail', unit: 'ms', help: 'Flags after each packet so its end is not cut off.' },
+  ]),
 ];
 const RF_FIELDS: FieldSpec[] = [
   { name: 'terrestrial_manual_frequency_hz', label: 'Terrestrial frequency', help: 'Empty: the regional APRS frequency for your location (144.800 MHz in Europe, 144.390 MHz in North America…).' },
@@ -65,23 +79,29 @@ const IGATE_FIELDS: FieldSpec[] = [
   { name: 'igate.gate_terrestrial_rx', label: 'Gate terrestrial packets' },
   { name: 'igate.gate_satellite_rx', label: 'Gate satellite packets' },
 ];
-const WIFI_FIELDS: FieldSpec[] = [
-  ...LAN_LOGIN_FIELDS,
-  { name: 'afsk_txdelay_ms', label: 'TX delay', unit: 'ms', help: 'Flags sent before each packet while the transmitter settles.' },
-  { name: 'afsk_tail_ms', label: 'TX tail', unit: 'ms', help: 'Flags after each packet so its end is not cut off.' },
-];
 
 interface AprsState {
   settings: { listen_only: boolean };
+  identity: { valid: boolean; callsign: string; reason?: string };
   runtime: { connected: boolean; last_error: string | null };
   previewTarget: { can_transmit: boolean; tx_block_reason: string | null };
+}
+
+/**
+ * Why the saved callsign cannot go on the air, as the server judges it (placeholders such as
+ * N0CALL, an empty or malformed callsign), or null when it can.
+ */
+function identityWarning(id: AprsState['identity']): string | null {
+  if (id.valid) return null;
+  const why = id.reason ?? 'not a callsign';
+  return `${why.charAt(0).toUpperCase()}${why.slice(1)}: nothing can be sent until you save your own callsign.`;
 }
 
 export function AprsSection() {
   const st = usePoll<AprsState>('/api/v1/aprs/state', 10_000);
   const d = st.data;
   const saved = () => st.refresh();
-  const form = (title: string, fields: FieldSpec[]) => <ResourceForm path="/api/v1/settings/aprs" title={title} fields={fields} onSaved={saved} />;
+  const form = (title: string, fields: FieldSpec[], warning?: string | null) => <ResourceForm path="/api/v1/settings/aprs" title={title} fields={fields} onSaved={saved} warning={warning} />;
   return (
     <>
       {d && (
@@ -95,13 +115,12 @@ export function AprsSection() {
       )}
       {d && !d.previewTarget.can_transmit && d.previewTarget.tx_block_reason && <p class="muted">Blocked: {d.previewTarget.tx_block_reason}</p>}
       {d?.runtime.last_error && <p class="bad">Last APRS error: {d.runtime.last_error}</p>}
-      {form('Station', STATION_FIELDS)}
+      {form('Station', STATION_FIELDS, d && identityWarning(d.identity))}
       {form('Transport and PTT', TRANSPORT_FIELDS)}
       {form('Frequency, path and position', RF_FIELDS)}
       {form('Log and notifications', LOG_FIELDS)}
       {form('Digipeater', DIGI_FIELDS)}
       {form('iGate', IGATE_FIELDS)}
-      {form('Wi-Fi transport', WIFI_FIELDS)}
     </>
   );
 }

@@ -1,19 +1,23 @@
 import { ResourceForm } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
-import type { FieldSpec } from '../../lib/schema-form';
+import { onlyWhen, type FieldSpec } from '../../lib/schema-form';
 import { LAN_LOGIN_FIELDS } from './lan-fields';
+import { rigModelField } from './rig-fields';
 
 // The rig's settings (/api/v1/settings/radio) and, above them, whether it is connected now.
-// Connecting, writing and the pass session live on /radio.
+// Connecting, writing and the pass session live on /radio. Each transport's own fields show
+// only while it is chosen (USB: the serial port; Wi-Fi: the radio's LAN login).
 
 const RADIO_FIELDS: FieldSpec[] = [
   { name: 'enabled', label: 'Radio control', help: 'Off: the appliance never opens the rig.' },
-  { name: 'rig_model', label: 'Rig', help: 'rigA: Icom IC-705 (validated on a radio). rigB: Icom IC-9700 (not validated on a radio).' },
-  { name: 'transport', help: 'usb: CI-V on a USB serial port. wifi: the IC-705’s LAN session (rigA only; the radio’s WLAN remote settings).' },
-  ...LAN_LOGIN_FIELDS,
-  { name: 'serial_device', help: "The rig's CI-V USB port, e.g. /dev/ttyACM0 or a stable /dev/serial/by-id/… name (the Radio page lists the ports found)." },
-  { name: 'baud_rate', help: "The rig's CI-V USB baud rate (as set in its menu)." },
+  rigModelField('The IC-705 is validated on a radio; the IC-9700 is not yet.'),
+  { name: 'transport', help: 'usb: CI-V on a USB serial port. wifi: the IC-705’s LAN session (IC-705 only; the radio’s WLAN remote settings).' },
+  ...onlyWhen({ path: 'transport', is: ['wifi'] }, LAN_LOGIN_FIELDS),
+  ...onlyWhen({ path: 'transport', is: ['usb'] }, [
+    { name: 'serial_device', help: "The rig's CI-V USB port, e.g. /dev/ttyACM0 or a stable /dev/serial/by-id/… name (the Radio page lists the ports found)." },
+    { name: 'baud_rate', help: "The rig's CI-V USB baud rate (as set in its menu)." },
+  ]),
   { name: 'civ_address', label: 'CI-V address', help: '0xA4 for the IC-705, 0xA2 for the IC-9700 (factory settings).' },
   { name: 'poll_interval_ms', label: 'Poll interval', unit: 'ms', help: 'How often the rig is read back while connected.' },
   { name: 'auto_connect', help: 'Connect at boot, and keep trying while the rig is not there yet.' },
