@@ -62,7 +62,8 @@ describe('settings page', { skip }, () => {
     await page.locator('[data-resolved]', { hasText: '48.1371' }).waitFor();
     const loc = (await s.get('/api/v1/location')).body;
     assert.equal(loc.state.selected_profile_id, 'field');
-    assert.deepEqual(loc.resolved, { source: 'manual', lat: 48.1371, lon: 11.5754, alt_m: 520 });
+    assert.deepEqual(loc.resolved, { source: 'manual', lat: 48.1371, lon: 11.5754, alt_m: 520, locator: 'JN58sd' });
+    assert.equal(await page.locator('[data-locator]').innerText(), 'JN58sd', "the station's locator is shown");
     assert.deepEqual(unexpected(errors), []);
   });
 
@@ -103,6 +104,40 @@ describe('settings page', { skip }, () => {
     await page.locator('[data-profile="field"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
     await page.locator('[data-profile="field"]').waitFor({ state: 'detached' });
     assert.deepEqual((await s.get('/api/v1/location')).body.state.profiles.map((p: { id: string }) => p.id), ['default']);
+  });
+
+  it('adds a profile by Maidenhead locator (any case): the centre of the square, its locator shown', async () => {
+    const form = page.locator('form.add-profile');
+    await form.getByLabel('Maidenhead locator').check();
+    assert.equal(await form.getByLabel('Latitude (°)').count(), 0, 'coordinates give way to the locator');
+    await page.fill('#loc-id', 'cam');
+    await page.fill('#loc-name', 'Cambridge');
+    await form.getByLabel('Locator', { exact: true }).fill('jo02xx9');
+    await form.getByRole('button', { name: 'Add and select' }).click();
+    const err = page.locator('[data-field-error="add_profile.locator"]');
+    await err.waitFor();
+    assert.match(await err.innerText(), /Maidenhead locator of 4, 6 or 8 characters/);
+    assert.equal(await form.getByLabel('Locator', { exact: true }).getAttribute('aria-invalid'), 'true');
+    assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'cam'), 'nothing saved');
+
+    await form.getByLabel('Locator', { exact: true }).fill('jo02BF');
+    await form.getByLabel('Altitude (m)').fill('12');
+    await form.getByRole('button', { name: 'Add and select' }).click();
+    await page.locator('[data-resolved]', { hasText: '52.2292' }).waitFor();
+    assert.equal(await page.locator('[data-locator]').innerText(), 'JO02bf');
+    assert.equal(await page.locator('[data-profile="cam"] [data-profile-locator]').innerText(), 'JO02bf');
+    assert.equal(await page.locator('[data-profile="default"] [data-profile-locator]').innerText(), 'IO91xl', 'every profile shows its locator');
+    const loc = (await s.get('/api/v1/location')).body;
+    assert.deepEqual(loc.resolved, { source: 'manual', lat: 52.229167, lon: 0.125, alt_m: 12, locator: 'JO02bf' });
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
+      await page.locator('#location').scrollIntoViewIfNeeded();
+      await page.locator('[data-resolved]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await screenshot(page, `settings-location-locator-${vp.name}`);
+      assert.ok((await horizontalOverflow(page)) <= 0, vp.name);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(unexpected(errors), []);
   });
 
   it('changes GPS settings through the schema-bound form', async () => {
@@ -205,6 +240,81 @@ describe('settings page', { skip }, () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await again.getByLabel('Transport').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-radio-wifi-1280x800');
+    assert.deepEqual(unexpected(errors), []);
+  });
+
+  it('names the rigs, and shows only the fields of the chosen radio transport', async () => {
+    await s.post('/api/v1/settings/radio', { transport: 'usb' });
+    await page.reload({ waitUntil: 'networkidle' });
+    const form = page.locator('[data-form="/api/v1/settings/radio"]');
+    await form.locator('.field').first().waitFor();
+    const rig = form.getByLabel('Rig', { exact: true });
+    assert.deepEqual(await rig.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent])), [
+      ['rigA', 'Icom IC-705'],
+      ['rigB', 'Icom IC-9700 (not validated)'],
+    ]);
+    const shown = async (label: string) => form.getByLabel(label, { exact: true }).count();
+    assert.deepEqual([await shown('Rig address'), await shown('Control port'), await shown('User name'), await shown('Password')], [0, 0, 0, 0], 'usb: no Wi-Fi login');
+    assert.equal(await shown('Serial device'), 1);
+    await form.getByLabel('Transport').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-radio-usb-1280x800');
+    await form.getByLabel('Transport').selectOption('wifi');
+    assert.deepEqual([await shown('Rig address'), await shown('Control port'), await shown('User name'), await shown('Password')], [1, 1, 1, 1], 'wifi: the login');
+    assert.deepEqual([await shown('Serial device'), await shown('Baud rate')], [0, 0], 'wifi: no serial port');
+    await rig.selectOption('rigB');
+    await form.getByRole('button', { name: 'Save' }).click();
+    assert.match(await form.locator('.saved').innerText(), /Rig: Icom IC-9700 \(not validated\) · Transport: wifi/, 'the saved summary names the rig too');
+    assert.equal((await s.get('/api/v1/settings/radio')).body.state.rig_model, 'rigB', 'the API value stays rigB');
+    await rig.selectOption('rigA');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.saved', { hasText: 'Icom IC-705' }).waitFor();
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
+      await form.getByLabel('Transport').scrollIntoViewIfNeeded();
+      await screenshot(page, `settings-radio-transport-${vp.name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('shows only the fields of the chosen APRS transport, with the rigs named', async () => {
+    const form = page.locator('[data-form="/api/v1/settings/aprs"]', { has: page.getByRole('heading', { name: 'Transport and PTT' }) });
+    await form.locator('.field').first().waitFor();
+    const shown = async (label: string) => page.locator('#aprs').getByLabel(label, { exact: true }).count();
+    assert.equal((await s.get('/api/v1/settings/aprs')).body.state.transport_mode, 'usb');
+    assert.deepEqual([await shown('Audio input device'), await shown('PTT method'), await shown('KISS TNC host')], [1, 1, 1], 'usb: TNC, PTT and sound cards');
+    assert.deepEqual([await shown('Rig address'), await shown('User name'), await shown('Password'), await shown('TX delay (ms)')], [0, 0, 0, 0], 'usb: no Wi-Fi login anywhere in APRS');
+    assert.deepEqual(await form.getByLabel('Rig', { exact: true }).locator('option').allInnerTexts(), ['Icom IC-705', 'Icom IC-9700 (not validated)']);
+    await form.getByLabel('Transport mode').selectOption('wifi');
+    assert.deepEqual([await shown('Rig address'), await shown('User name'), await shown('Password'), await shown('TX delay (ms)')], [1, 1, 1, 1], 'wifi: the login and our modem');
+    assert.deepEqual([await shown('Audio input device'), await shown('PTT method'), await shown('KISS TNC host'), await shown('Serial device')], [0, 0, 0, 0], 'wifi: no sound card, PTT line or TNC host');
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
+      await form.getByLabel('Transport mode').scrollIntoViewIfNeeded();
+      await screenshot(page, `settings-aprs-wifi-${vp.name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await form.getByLabel('Transport mode').selectOption('usb');
+    assert.equal(await shown('Rig address'), 0);
+  });
+
+  it('warns when the saved callsign cannot go on the air (N0CALL), not only "Saved"', async () => {
+    const form = page.locator('[data-form="/api/v1/settings/aprs"]', { has: page.getByRole('heading', { name: 'Station', exact: true }) });
+    await form.getByLabel('Callsign').fill('N0CALL');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.saved').waitFor();
+    const warning = form.locator('[data-form-warning]', { hasText: 'N0CALL' });
+    await warning.waitFor();
+    assert.match(await warning.innerText(), /N0CALL is a placeholder, not a callsign: nothing can be sent until you save your own callsign/);
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
+      await form.locator('.saved').scrollIntoViewIfNeeded();
+      await screenshot(page, `settings-aprs-n0call-${vp.name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await form.getByLabel('Callsign').fill('DL1ABC');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.saved', { hasText: 'DL1ABC' }).waitFor();
+    await form.locator('[data-form-warning]').waitFor({ state: 'detached' });
     assert.deepEqual(unexpected(errors), []);
   });
 

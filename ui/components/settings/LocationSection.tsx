@@ -10,20 +10,42 @@ interface Point {
   alt_m: number;
 }
 interface LocationState {
-  state: { source_mode: 'manual' | 'gps'; selected_profile_id: string; profiles: Array<{ id: string; name: string; point: Point }> };
-  resolved: Point & { source: string };
+  state: { source_mode: 'manual' | 'gps'; selected_profile_id: string; profiles: Array<{ id: string; name: string; point: Point; locator: string }> };
+  resolved: Point & { source: string; locator: string };
   gps: { fix: (Point & { timestamp: string }) | null; fresh: boolean; age_s: number | null };
 }
 
-const EMPTY = { id: '', name: '', lat: '', lon: '', alt_m: '0' };
-const ADD_FIELDS: Array<[keyof typeof EMPTY, string, string]> = [
-  ['id', 'Id', 'add_profile.id'],
-  ['name', 'Name', 'add_profile.name'],
-  ['lat', 'Latitude (°)', 'add_profile.point.lat'],
-  ['lon', 'Longitude (°)', 'add_profile.point.lon'],
-  ['alt_m', 'Altitude (m)', 'add_profile.point.alt_m'],
+/** How a new profile's place is given: coordinates, or a Maidenhead locator (the centre of its square). */
+type EntryMode = 'point' | 'locator';
+const EMPTY = { id: '', name: '', lat: '', lon: '', locator: '', alt_m: '0' };
+type AddKey = keyof typeof EMPTY;
+/** Each input: its key, label, and the field the API names in its errors (per entry mode). */
+const ADD_FIELDS: Record<EntryMode, Array<[AddKey, string, string]>> = {
+  point: [
+    ['id', 'Id', 'add_profile.id'],
+    ['name', 'Name', 'add_profile.name'],
+    ['lat', 'Latitude (°)', 'add_profile.point.lat'],
+    ['lon', 'Longitude (°)', 'add_profile.point.lon'],
+    ['alt_m', 'Altitude (m)', 'add_profile.point.alt_m'],
+  ],
+  locator: [
+    ['id', 'Id', 'add_profile.id'],
+    ['name', 'Name', 'add_profile.name'],
+    ['locator', 'Locator', 'add_profile.locator'],
+    ['alt_m', 'Altitude (m)', 'add_profile.alt_m'],
+  ],
+};
+const ENTRY_MODES: Array<[EntryMode, string]> = [
+  ['point', 'Latitude, longitude'],
+  ['locator', 'Maidenhead locator'],
 ];
 const num = (s: string) => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
+
+/** The add_profile body for what the operator typed; the API validates every part of it. */
+function profileBody(mode: EntryMode, a: typeof EMPTY) {
+  const place = mode === 'locator' ? { locator: a.locator, alt_m: num(a.alt_m) } : { point: { lat: num(a.lat), lon: num(a.lon), alt_m: num(a.alt_m) } };
+  return { add_profile: { id: a.id, name: a.name, ...place }, selected_profile_id: a.id };
+}
 
 /** Location profiles (add, select, remove), manual or GPS source, and the resolved location. */
 export function LocationSection() {
@@ -31,6 +53,7 @@ export function LocationSection() {
   const poll = usePoll<LocationState>('/api/v1/location', 10_000);
   const [posted, setPosted] = useState<{ at: number; data: LocationState } | null>(null);
   const [add, setAdd] = useState(EMPTY);
+  const [mode, setMode] = useState<EntryMode>('point');
   const [error, setError] = useState<ApiError | Error | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const loc = posted && posted.at >= poll.receivedAt ? posted.data : poll.data;
@@ -54,6 +77,9 @@ export function LocationSection() {
     <div class="location">
       <p data-resolved>
         Tracking from <b class="num">{r.lat.toFixed(4)}°, {r.lon.toFixed(4)}°, {r.alt_m} m</b> ({r.source === 'gps' ? 'GPS fix' : `profile ${loc.state.profiles.find((p) => p.id === loc.state.selected_profile_id)?.name ?? loc.state.selected_profile_id}`})
+      </p>
+      <p class="locator">
+        Locator <b class="num" data-locator>{r.locator}</b>
       </p>
       <p class="muted">
         GPS:{' '}
@@ -91,7 +117,7 @@ export function LocationSection() {
           <thead>
             <tr>
               <th>Profile</th>
-              <th>Lat, lon, alt</th>
+              <th>Locator · lat, lon, alt</th>
               <th />
             </tr>
           </thead>
@@ -104,7 +130,7 @@ export function LocationSection() {
                     {p.name} <span class="muted">({p.id})</span> {selected && <span class="badge ok">selected</span>}
                   </td>
                   <td class="num">
-                    {p.point.lat}°, {p.point.lon}°, {p.point.alt_m} m
+                    <b data-profile-locator>{p.locator}</b> <span class="muted">{p.point.lat}°, {p.point.lon}°, {p.point.alt_m} m</span>
                   </td>
                   <td>
                     {/* The selected profile cannot be removed (the API refuses it): no button to offer. */}
@@ -127,16 +153,37 @@ export function LocationSection() {
         class="add-profile"
         onSubmit={async (e) => {
           e.preventDefault();
-          const body = { add_profile: { id: add.id, name: add.name, point: { lat: num(add.lat), lon: num(add.lon), alt_m: num(add.alt_m) } }, selected_profile_id: add.id };
-          if (await send(body, `Added and selected ${add.name}`)) setAdd(EMPTY);
+          if (await send(profileBody(mode, add), `Added and selected ${add.name}`)) setAdd(EMPTY);
         }}
       >
         <h3>Add a profile (and select it)</h3>
+        <div class="entry-mode row" role="radiogroup" aria-label="Give the place as">
+          {ENTRY_MODES.map(([m, label]) => (
+            <label key={m} class="choice">
+              <input type="radio" name="loc-entry" value={m} checked={mode === m} onChange={() => setMode(m)} /> {label}
+            </label>
+          ))}
+        </div>
+        {/* "The add_profile as a whole" errors (neither a point nor a locator) have no input of their own. */}
+        {fieldErr('add_profile') && (
+          <div class="field-error" data-field-error="add_profile">
+            {fieldErr('add_profile')}
+          </div>
+        )}
         <div class="fields">
-          {ADD_FIELDS.map(([k, label, path]) => (
+          {ADD_FIELDS[mode].map(([k, label, path]) => (
             <div class="field" key={k}>
               <label for={`loc-${k}`}>{label}</label>
-              <input id={`loc-${k}`} value={add[k]} inputMode={k === 'id' || k === 'name' ? undefined : 'decimal'} aria-describedby={fieldErr(path) ? `loc-${k}-err` : undefined} aria-invalid={fieldErr(path) ? true : undefined} onInput={(e) => setAdd({ ...add, [k]: (e.target as HTMLInputElement).value })} />
+              <input
+                id={`loc-${k}`}
+                value={add[k]}
+                inputMode={k === 'lat' || k === 'lon' || k === 'alt_m' ? 'decimal' : undefined}
+                placeholder={k === 'locator' ? 'e.g. JO01cf' : undefined}
+                autoCapitalize={k === 'locator' ? 'characters' : undefined}
+                aria-describedby={fieldErr(path) ? `loc-${k}-err` : undefined}
+                aria-invalid={fieldErr(path) ? true : undefined}
+                onInput={(e) => setAdd({ ...add, [k]: (e.target as HTMLInputElement).value })}
+              />
               {fieldErr(path) && (
                 <div class="field-error" id={`loc-${k}-err`} data-field-error={path}>
                   {fieldErr(path)}
@@ -145,6 +192,7 @@ export function LocationSection() {
             </div>
           ))}
         </div>
+        {mode === 'locator' && <p class="help muted">4, 6 or 8 characters (JO01, JO01cf, JO01cf52): the profile is the centre of that square.</p>}
         <button type="submit" class="primary">
           Add and select
         </button>
