@@ -7,6 +7,7 @@ import { StoreValidationError } from '../store/json-store.js';
 import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
 import { RawReply, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
+import { faviconAssets } from './favicon.js';
 import { crossSiteRefusal, hostAllowed, isSafeMethod, type HostPolicy } from './request-origin.js';
 import { parseOr400, validationError } from './validate.js';
 
@@ -115,10 +116,13 @@ export class HttpServer {
   private listenSocket: uWS.us_listen_socket | null = null;
   private inFlight = 0;
   private readonly hosts: HostPolicy;
+  /** The UI build's files plus the site icon, which is served even before a UI build. */
+  private readonly assets: ReadonlyMap<string, StaticAsset>;
 
   constructor(private readonly opts: HttpServerOptions) {
     for (const r of opts.routes) this.router.add(r);
     this.hosts = { hostname: opts.hostname ?? hostname(), extra: opts.allowedHosts ?? [] };
+    this.assets = new Map([...faviconAssets(), ...(opts.assets ?? [])]);
   }
 
   get activeRequests(): number {
@@ -159,7 +163,7 @@ export class HttpServer {
     // Before anything is served or read: pages and assets too, or a rebinding page could read them.
     if (!anywhere && !hostAllowed(host, this.hosts)) return this.send(res, hostRefused(host), false, head);
     if (method === 'GET' || head) {
-      const asset = this.opts.assets?.get(url);
+      const asset = this.assets.get(url);
       if (asset) return this.sendAsset(res, asset, acceptEncoding, head);
     }
     if (match.kind === 'not_found') {

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { logger } from '../util/logger.js';
 import { AppError } from '../util/errors.js';
 import { RawReply, route, type RouteDef } from './route.js';
+import { iconDataUrl } from './favicon.js';
 import type { StaticAsset } from './server.js';
 
 const log = logger('ui');
@@ -30,8 +31,13 @@ const PRELOAD: Record<string, string[]> = {
   lite: ['/api/v1/lite/snapshot'],
 };
 
+interface PageEntry {
+  js: string;
+  css: string[];
+}
+
 interface Manifest {
-  pages: Record<string, { js: string; css: string[]; js_gzip?: number; css_gzip?: number }>;
+  pages: Record<string, PageEntry & { js_gzip?: number; css_gzip?: number }>;
   sw?: { path: string; version: string };
 }
 
@@ -47,6 +53,8 @@ const TYPES: Record<string, string> = {
 export interface UiBundle {
   assets: Map<string, StaticAsset>;
   pages: Map<string, { html: Buffer; gzip: Buffer }>;
+  /** Each page's script and styles, for pages whose HTML is made elsewhere (/docs). */
+  entries: Map<string, PageEntry>;
 }
 
 /** dist/ui next to the bundle, or the repo's dist/ui when running from source. */
@@ -77,22 +85,31 @@ export function loadUi(uiDir: string): UiBundle | null {
     });
   };
   const pages = new Map<string, { html: Buffer; gzip: Buffer }>();
+  const entries = new Map<string, PageEntry>();
   for (const [name, p] of Object.entries(manifest.pages)) {
     addAsset(p.js);
     for (const c of p.css) addAsset(c);
-    const html = Buffer.from(pageHtml(name, p.js, p.css));
+    entries.set(name, { js: p.js, css: p.css });
+    const html = Buffer.from(pageHtml(name, p));
     pages.set(name, { html, gzip: gzipSync(html) });
   }
   // The service worker is unhashed (its URL is its identity) and revalidated on every load.
   if (manifest.sw) addAsset(manifest.sw.path, 'no-cache');
-  return { assets, pages };
+  return { assets, pages, entries };
 }
 
-function pageHtml(name: string, js: string, css: string[]): string {
+/** The icon inline, so no page asks for it over the network (nothing to fail offline). */
+export const ICON_HREF = iconDataUrl();
+
+/**
+ * A page's HTML: its script mounts into #app. `served` is HTML the server renders after #app
+ * (the /docs route list), readable before and without the script.
+ */
+export function pageHtml(name: string, p: PageEntry, opts: { title?: string; served?: string } = {}): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="data:,">${(PRELOAD[name] ?? []).map((u) => `<link rel="preload" href="${u}" as="fetch" crossorigin="anonymous">`).join('')}<meta name="theme-color" content="#0e1419">
-<title>satstation · ${name}</title>${css.map((c) => `<link rel="stylesheet" href="${c}">`).join('')}</head>
-<body><div id="app" data-page="${name}"></div><script type="module" src="${js}"></script></body></html>`;
+<link rel="icon" href="${ICON_HREF}">${(PRELOAD[name] ?? []).map((u) => `<link rel="preload" href="${u}" as="fetch" crossorigin="anonymous">`).join('')}<meta name="theme-color" content="#0e1419">
+<title>satstation · ${opts.title ?? name}</title>${p.css.map((c) => `<link rel="stylesheet" href="${c}">`).join('')}</head>
+<body><div id="app" data-page="${name}"></div>${opts.served ?? ''}<script type="module" src="${p.js}"></script></body></html>`;
 }
 
 export function uiRoutes(ui: UiBundle | null, lowPower: boolean): RouteDef[] {

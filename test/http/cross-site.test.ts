@@ -89,7 +89,8 @@ describe('Cross-site requests: state changes only from the station’s own origi
 
   it('a bodiless no-cors POST from another site is refused with a JSON 403 and changes nothing', async () => {
     const before = await snapshotCount(s);
-    for (const headers of [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: `http://localhost:${port}`, 'sec-fetch-site': 'cross-site' }]) {
+    const hostile: Record<string, string>[] = [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: `http://localhost:${port}`, 'sec-fetch-site': 'cross-site' }];
+    for (const headers of hostile) {
       const r = await send(s.base, 'POST', '/api/v1/snapshots/record', headers);
       assert.equal(r.status, 403, JSON.stringify(headers));
       assert.equal(r.body.error.code, 'cross_origin_refused');

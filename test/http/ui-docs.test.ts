@@ -69,7 +69,7 @@ describe('UI pages and /docs', () => {
     assert.match(sw, /satstation-shell-[0-9a-f]{12}/, 'its cache is named after the build');
     const html = (await s.get('/lite')).body as string;
     assert.match(html, /<link rel="preload" href="\/api\/v1\/lite\/snapshot" as="fetch"/);
-    assert.match(html, /rel="icon" href="data:,"/, 'no favicon request to fail');
+    assert.match(html, /rel="icon" href="data:image\/svg\+xml,/, 'the icon inline: no favicon request to fail offline');
     for (const asset of /src="(\/assets\/[^"]+\.js)"/.exec(html)!.slice(1)) assert.ok(sw.includes(asset), `the worker precaches ${asset}`);
   });
 
@@ -101,5 +101,7 @@ describe('UI pages and /docs', () => {
     const html = await s.get('/docs', { accept: 'text/html' });
     assert.match(html.headers.get('content-type')!, /text\/html/);
     assert.match(html.body, /\/api\/v1\/settings\/gps/);
+    const linked = await s.get('/docs?format=json', { accept: 'text/html' });
+    assert.equal(linked.body.openapi, '3.1.0', 'the page links the JSON document as /docs?format=json');
   });
 });

@@ -1,16 +1,22 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { iso } from '../../util/clock.js';
-import { buildOpenApi, renderDocsHtml } from '../openapi.js';
+import { buildOpenApi, renderDocsBody, renderDocsPage } from '../openapi.js';
 import { RawReply, route, type RouteDef } from '../route.js';
+import { ICON_HREF, pageHtml, type UiBundle } from '../ui-pages.js';
 
 // /health and /docs
-export function healthRoutes(s: Services, allRoutes: () => readonly RouteDef[]): RouteDef[] {
+export function healthRoutes(s: Services, allRoutes: () => readonly RouteDef[], ui: UiBundle | null = null): RouteDef[] {
   let docCache: { json: string; html: string } | null = null;
   const docs = () => {
     if (!docCache) {
       const doc = buildOpenApi(allRoutes(), s.version);
-      docCache = { json: JSON.stringify(doc), html: renderDocsHtml(doc) };
+      // The site's page (navigation, styles, night mode) around the server-rendered route list.
+      const page = ui?.entries.get('docs');
+      const html = page
+        ? pageHtml('docs', page, { title: 'API', served: `<main class="docs" id="docs">${renderDocsBody(doc)}</main>` })
+        : renderDocsPage(doc, ICON_HREF);
+      docCache = { json: JSON.stringify(doc), html };
     }
     return docCache;
   };
@@ -27,9 +33,10 @@ export function healthRoutes(s: Services, allRoutes: () => readonly RouteDef[]):
       method: 'GET',
       path: '/docs',
       tag: 'health',
-      summary: 'Live OpenAPI 3.1 document (JSON with Accept: application/json, else an HTML page)',
-      handler: ({ accept }) =>
-        accept.includes('application/json')
+      summary: 'Live OpenAPI 3.1 document (JSON with Accept: application/json or format=json, else an HTML page)',
+      query: v.object({ format: v.optional(v.picklist(['json', 'html'])) }),
+      handler: ({ accept, query }) =>
+        query.format === 'json' || (query.format === undefined && accept.includes('application/json'))
           ? new RawReply(docs().json)
           : new RawReply(docs().html, 'text/html; charset=utf-8'),
     }),

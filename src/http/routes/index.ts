@@ -42,7 +42,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
 /** Every route of the appliance; a route's file is named after its path area. */
 export function allRoutes(s: Services, ui: UiBundle | null): RouteDef[] {
   const list: RouteDef[] = [];
-  list.push(...healthRoutes(s, () => list));
+  list.push(...healthRoutes(s, () => list, ui));
   list.push(...uiRoutes(ui, s.config.lowPower));
   for (const area of AREAS) list.push(...area(s));
   return list;
