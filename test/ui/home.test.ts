@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, horizontalOverflow, openPage, screenshot, serverAndBrowser } from '../helpers/browser.js';
+import { VIEWPORTS, browserSkipReason, horizontalOverflow, openPage, screenshot, serverAndBrowser } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
+import { isDebris } from '../../ui/lib/debris.js';
 
 // The station view (/) on the real server in Debian's Chromium.
 
@@ -24,9 +25,10 @@ async function reveal(page: Page, sel: string) {
   while (!(await page.locator(sel).count())) await page.locator('[data-more]').click();
   return page.locator(sel).first();
 }
-/** Waits until the table lists exactly the first PAGE_ROWS passes of this API query, in order. */
+/** Waits until the table lists exactly the first PAGE_ROWS passes of this API query (debris hidden, as by default), in order. */
 async function showsApi(page: Page, s: TestServer, query: string) {
-  const api: Array<{ sat_id: string; max_el_deg: number }> = (await s.get('/api/v1/passes?hours=24&include_ongoing=true' + query)).body.items;
+  const answer: Array<{ sat_id: string; name: string; max_el_deg: number }> = (await s.get('/api/v1/passes?hours=24&include_ongoing=true' + query)).body.items;
+  const api = answer.filter((p) => !isDebris(p));
   const ids = api.slice(0, PAGE_ROWS).map((p) => p.sat_id).join();
   await page.waitForFunction((want) => Array.from(document.querySelectorAll('[data-row]'), (e) => e.getAttribute('data-row')).join() === want, ids);
   return api;
@@ -83,6 +85,93 @@ describe('station view', { skip }, () => {
     const high = await showsApi(page, env.s, '&include_all_sats=true&min_max_el=30');
     assert.ok(high.length > 0 && high.every((p) => p.max_el_deg >= 30));
     await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All' });
+    assert.deepEqual(problems.errors, []);
+    await context.close();
+  });
+
+  it('reflows the pass list at 480×320: no sideways scroller, the pair to tune in view', async () => {
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'Favorites', favorites: ['iss', 'so-50', 'ao-91', 'rs-44', 'ao-27'] });
+    for (const v of VIEWPORTS) {
+      const { context, page, problems } = await open(env.browser, env.s, v.width, v.height);
+      const table = page.locator('[data-passes]');
+      await table.scrollIntoViewIfNeeded();
+      // Any box around the table that scrolls sideways hides columns from the operator.
+      const sideways = await table.evaluate((t) => {
+        const out: string[] = [];
+        for (let e: HTMLElement | null = t as HTMLElement; e && e !== document.body; e = e.parentElement) if (e.scrollWidth > e.clientWidth + 1) out.push(`${e.tagName}.${e.className} ${e.scrollWidth} > ${e.clientWidth}`);
+        return out;
+      });
+      assert.deepEqual(sideways, [], `nothing scrolls sideways at ${v.name}`);
+      const tuned = page.locator('[data-row]', { hasText: '↓' }).first();
+      const box = (await tuned.locator('.tune').boundingBox())!;
+      assert.ok(box && box.x >= 0 && box.x + box.width <= v.width, `the pair is inside the ${v.width} px screen: ${JSON.stringify(box)}`);
+      assert.match(await tuned.locator('.tune').innerText(), /↓\d+\.\d{3}[\s\S]*↑\d+\.\d{3}/);
+      assert.equal(await horizontalOverflow(page), 0);
+      await screenshot(page, `home-passes-${v.name}`);
+      assert.deepEqual(problems.errors, []);
+      await context.close();
+    }
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All', favorites: [] });
+  });
+
+  it('hides debris and rocket bodies unless asked for, and keeps RS-44 (a transponder on a rocket body)', async () => {
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'Favorites', favorites: ['iss', 'rs-44', 'fregat-deb'] });
+    const api: Array<{ sat_id: string }> = (await env.s.get('/api/v1/passes?hours=24&include_ongoing=true')).body.items;
+    const debris = api.filter((p) => p.sat_id === 'fregat-deb').length;
+    assert.ok(debris > 0 && api.some((p) => p.sat_id === 'rs-44'), 'FREGAT DEB and RS-44 pass in these 24 h');
+    const { context, page, problems } = await open(env.browser, env.s, 800, 480);
+    await page.locator('[data-row="rs-44"]').first().waitFor();
+    assert.deepEqual([...new Set(await rowIds(page))].sort(), ['iss', 'rs-44']);
+    assert.match(await page.locator('[data-scope]').innerText(), new RegExp(`${debris} passes of debris and rocket bodies hidden`));
+    await page.locator('[data-scope]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'home-debris-hidden-800x480');
+    await page.locator('[data-debris]').check();
+    await page.locator('[data-row="fregat-deb"]').first().waitFor();
+    assert.equal(await page.locator('[data-row="fregat-deb"]').count(), debris);
+    assert.doesNotMatch(await page.locator('[data-scope]').innerText(), /hidden/);
+    await screenshot(page, 'home-debris-shown-800x480');
+    assert.deepEqual(problems.errors, []);
+    await context.close();
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All', favorites: [] });
+  });
+
+  it("says what the list covers, and 'All satellites' widens the pass filter's choice to the whole catalog", async () => {
+    const { context, page } = await open(env.browser, env.s, 1280, 800);
+    const box = page.locator('[data-all]');
+    // Pass filter "All": the list is the whole catalog already, and the box says so rather than doing nothing.
+    await page.locator('[data-scope]', { hasText: 'whole catalog' }).waitFor();
+    assert.equal(await box.isChecked(), true);
+    assert.equal(await box.isDisabled(), true);
+    await context.close();
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'Favorites', favorites: ['iss', 'so-50'] });
+    const o = await open(env.browser, env.s, 1280, 800);
+    await o.page.locator('[data-scope]', { hasText: 'pass filter: 2 favorites' }).waitFor();
+    assert.deepEqual([...new Set(await rowIds(o.page))].sort(), ['iss', 'so-50']);
+    assert.equal(await o.page.locator('[data-all]').isChecked(), false);
+    await o.page.locator('[data-all]').check();
+    await o.page.locator('[data-scope]', { hasText: 'whole catalog' }).waitFor();
+    await showsApi(o.page, env.s, '&include_all_sats=true');
+    assert.ok(new Set(await rowIds(o.page)).size > 2);
+    await screenshot(o.page, 'home-all-satellites-1280x800');
+    await o.context.close();
+    await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All', favorites: [] });
+  });
+
+  it("shows the station's Maidenhead locator and lists passes at the operator's minimum elevation", async () => {
+    const { context, page, problems } = await openPage(env.browser, { width: 800, height: 480 });
+    const queries: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/passes?')) queries.push(r.url());
+    });
+    await page.clock.install({ time: Date.parse(NOW) });
+    await page.goto(env.s.base + '/');
+    await page.locator('[data-row]').first().waitFor();
+    const want = (await env.s.get('/api/v1/system/state')).body.location.locator;
+    assert.match(want, /^[A-R]{2}\d\d[a-x]{2}$/);
+    assert.equal(await page.locator('[data-locator]').innerText(), want);
+    assert.ok(queries.length > 0 && queries.every((q) => !q.includes('min_max_el')), `the page leaves the minimum to the operator's setting: ${queries}`);
+    assert.match(await page.locator('[data-min-el] option:checked').innerText(), /5° \(setting\)/);
+    await screenshot(page, 'home-locator-800x480');
     assert.deepEqual(problems.errors, []);
     await context.close();
   });

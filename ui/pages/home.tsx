@@ -9,6 +9,7 @@ import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import type { SystemState } from '../components/useStationState';
+import { withoutDebris } from '../lib/debris';
 import { deg, km, mhz } from '../lib/format';
 import { footprintRadiusKm } from '../lib/geo';
 import { passClock, positionAt } from '../lib/pass';
@@ -40,7 +41,13 @@ interface Live {
   items: Array<{ sat_id: string; name: string; az_deg: number; el_deg: number; range_km: number }>;
 }
 type SortKey = 'aos' | 'name' | 'max_el_deg';
+interface PassFilter {
+  pass_profile: 'All' | 'IssOnly' | 'Favorites';
+  favorites: string[];
+  min_el_deg?: number;
+}
 
+/** Choices besides the operator's own minimum (the pass filter setting, which /passes applies by default). */
 const MIN_ELEVATIONS = [0, 10, 20, 30, 45];
 /** Rows shown at first: a full catalogue has hundreds of passes a day, re-rendered every second. */
 const PAGE_ROWS = 30;
@@ -56,6 +63,14 @@ function Guidance({ r }: { r: Recommendation | null }) {
       <span class="muted">{r.label}</span>
     </span>
   );
+}
+
+/** What the list covers, in words: the pass filter's choice or the whole catalog. */
+function scopeText(f: PassFilter | undefined, all: boolean): string {
+  if (!f) return '';
+  if (all || f.pass_profile === 'All') return 'whole catalog';
+  if (f.pass_profile === 'IssOnly') return 'pass filter: ISS only';
+  return `pass filter: ${f.favorites.length} favorite${f.favorites.length === 1 ? '' : 's'}`;
 }
 
 /** The selected pass on a sky plot (its path from AOS to LOS) and its satellite's ground track. */
@@ -98,24 +113,35 @@ function Selected({ pass, zone, station, now }: { pass: PassRow; zone: Zone; sta
 function Page() {
   const now = useNow();
   const [all, setAll] = useState(false);
-  const [minEl, setMinEl] = useState(0);
+  const [debris, setDebris] = useState(false);
+  // null: the operator's minimum elevation, which /passes applies when the query names none.
+  const [minEl, setMinEl] = useState<number | null>(null);
   const [sort, setSort] = useState<SortKey>('aos');
   const [selKey, setSelKey] = useState<string | null>(null);
   const [limit, setLimit] = useState(PAGE_ROWS);
-  const passes = usePoll<{ items: PassRow[]; total?: number; truncated?: boolean }>(`/api/v1/passes?hours=24&include_ongoing=true&min_max_el=${minEl}${all ? '&include_all_sats=true' : ''}`, 60_000, 'home-passes');
-  const st = usePoll<SystemState & { location: { lat: number; lon: number } }>('/api/v1/system/state', 30_000, 'system-state');
+  const passes = usePoll<{ items: PassRow[]; total?: number; truncated?: boolean }>(
+    `/api/v1/passes?hours=24&include_ongoing=true${minEl === null ? '' : `&min_max_el=${minEl}`}${all ? '&include_all_sats=true' : ''}`,
+    60_000,
+    'home-passes',
+  );
+  const filter = usePoll<{ state: PassFilter }>('/api/v1/settings/pass-filter', 60_000).data?.state;
+  // With the pass filter at "All" the list already is the whole catalog: the box says so instead of doing nothing.
+  const allByFilter = filter?.pass_profile === 'All';
+  const st = usePoll<SystemState & { location: { lat: number; lon: number; locator?: string } }>('/api/v1/system/state', 30_000, 'system-state');
   const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
   const tracked = lite.data?.trackedSatIds.join(',') ?? null;
   const live = usePoll<Live>(tracked ? `/api/v1/live?sat_ids=${tracked}` : null, 5000);
   const datasets = usePoll<{ catalog: { origin: string; count: number; refreshed_at: string | null } }>('/api/v1/datasets', 60_000);
 
   const zone: Zone = { name: st.data?.settings.display_timezone ?? 'UTC' };
-  const rows = useMemo(() => {
-    const items = [...(passes.data?.items ?? [])];
+  const { rows, hidden } = useMemo(() => {
+    const shown = withoutDebris(passes.data?.items ?? [], debris);
+    const items = [...shown.items];
     if (sort === 'name') items.sort((a, b) => a.name.localeCompare(b.name));
     if (sort === 'max_el_deg') items.sort((a, b) => b.max_el_deg - a.max_el_deg);
-    return items;
-  }, [passes.data, sort]);
+    return { rows: items, hidden: shown.hidden };
+  }, [passes.data, sort, debris]);
+  const satCount = useMemo(() => new Set(rows.map((p) => p.sat_id)).size, [rows]);
   const key = (p: PassRow) => p.sat_id + '@' + p.aos;
   const selected = rows.find((p) => key(p) === selKey) ?? rows.find((p) => passClock(p, now).stage !== 'after') ?? null;
   const sortButton = (k: SortKey, label: string) => (
@@ -125,11 +151,17 @@ function Page() {
     </button>
   );
   const fresh = lite.data?.freshness;
+  const locator = st.data?.location.locator;
   return (
     <Shell
       title="Station"
       status={
         <span class="row small">
+          {locator && (
+            <span title="The station's Maidenhead locator">
+              locator <b class="num" data-locator>{locator}</b>
+            </span>
+          )}
           {fresh?.catalog_epoch_age_h != null && (
             <span>
               tracked set: <ElementAge ageH={fresh.catalog_epoch_age_h} />
@@ -149,13 +181,17 @@ function Page() {
         <section aria-labelledby="passes" class="passes">
           <div class="row">
             <h2 id="passes">Next 24 h ({zoneLabel(zone)})</h2>
+            <label class="row" title={allByFilter ? 'The pass filter (Settings) already lists every satellite' : 'Passes of the whole catalog instead of the pass filter’s choice'}>
+              <input type="checkbox" checked={all || allByFilter} disabled={allByFilter} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} data-all /> All satellites
+            </label>
             <label class="row">
-              <input type="checkbox" checked={all} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} data-all /> All satellites
+              <input type="checkbox" checked={debris} onChange={(e) => setDebris((e.target as HTMLInputElement).checked)} data-debris /> Debris and rocket bodies
             </label>
             <label class="row">
               Min elevation
-              <select value={minEl} onChange={(e) => setMinEl(Number((e.target as HTMLSelectElement).value))} data-min-el>
-                {MIN_ELEVATIONS.map((m) => (
+              <select value={minEl ?? ''} onChange={(e) => setMinEl(parseMinEl((e.target as HTMLSelectElement).value))} data-min-el>
+                <option value="">{filter?.min_el_deg != null ? `${filter.min_el_deg}° (setting)` : 'setting'}</option>
+                {MIN_ELEVATIONS.filter((m) => m !== filter?.min_el_deg).map((m) => (
                   <option key={m} value={m}>
                     {m}°
                   </option>
@@ -163,6 +199,18 @@ function Page() {
               </select>
             </label>
           </div>
+          {passes.data && (
+            <p class="small muted scope" data-scope>
+              {rows.length} passes of {satCount} satellites · {scopeText(filter, all)}
+              {allByFilter && !all && (
+                <>
+                  {' '}
+                  (<a href="/settings#passes">pass filter</a>: All)
+                </>
+              )}
+              {hidden > 0 && ` · ${hidden} passes of debris and rocket bodies hidden`}
+            </p>
+          )}
           <div class="scroll">
             <table data-passes>
               <thead>
@@ -190,9 +238,11 @@ function Page() {
                         {day(p.aos, zone)} {clock(p.aos, zone)}
                         <div class={`small ${pc.tone}`}>{pc.stage === 'during' ? `in pass, LOS in ${countdown(pc.remainingMs)}` : pc.stage === 'before' ? `in ${countdown(pc.remainingMs)}` : 'ended'}</div>
                       </td>
-                      <td class="num">{Math.round((Date.parse(p.los) - Date.parse(p.aos)) / 60_000)} min</td>
-                      <td class="num">{deg(p.max_el_deg)}</td>
-                      <td>
+                      <td class="num len">{Math.round((Date.parse(p.los) - Date.parse(p.aos)) / 60_000)} min</td>
+                      <td class="num maxel" data-label="max ">
+                        {deg(p.max_el_deg)}
+                      </td>
+                      <td class="guide">
                         <Guidance r={p.frequencyRecommendation} />
                       </td>
                     </tr>
@@ -248,5 +298,7 @@ function Page() {
     </Shell>
   );
 }
+
+const parseMinEl = (v: string): number | null => (v === '' ? null : Number(v));
 
 mount(Page);
