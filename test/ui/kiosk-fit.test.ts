@@ -29,8 +29,8 @@ function clippedIn(page: Page, sel: string): Promise<string[]> {
     const out: string[] = [];
     const vw = document.documentElement.clientWidth;
     const vh = document.documentElement.clientHeight;
-    for (const root of document.querySelectorAll(sel)) {
-      for (const el of [root, ...root.querySelectorAll('*')] as HTMLElement[]) {
+    for (const root of Array.from(document.querySelectorAll(sel))) {
+      for (const el of [root, ...Array.from(root.querySelectorAll('*'))] as HTMLElement[]) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;
         const what = `${el.tagName} "${(el.textContent ?? '').trim()}"`;
@@ -60,13 +60,13 @@ describe('/kiosk-rotator: tune column, minimum elevation, element age', { skip }
     await o.page.clock.install({ time: Date.parse(at) });
     await o.page.goto(s.base + '/kiosk-rotator');
     // The 24 h list (the API's default query) replaces the snapshot's few passes when it arrives.
-    const api: ApiPass[] = (await s.get('/api/v1/passes?hours=24')).body.items;
-    const want = api.slice(0, 6).map((p) => `${p.sat_id}@${p.aos}`);
+    const listed = ((await s.get('/api/v1/passes?hours=24')).body.items as ApiPass[]).slice(0, 6);
     await o.page.waitForFunction(
-      (want) => Array.from(document.querySelectorAll('[data-scene=upcoming] [data-pass]'), (e) => `${e.getAttribute('data-pass')}@${e.getAttribute('data-aos')}`).join() === want.join(),
-      want,
+      (want) => Array.from(document.querySelectorAll('[data-scene=upcoming] [data-pass]'), (e) => e.getAttribute('data-pass')).join() === want,
+      listed.map((p) => p.sat_id).join(),
     );
-    return o;
+    // The rows are these passes, in this order.
+    return { ...o, listed };
   }
 
   before(async () => {
@@ -82,9 +82,8 @@ describe('/kiosk-rotator: tune column, minimum elevation, element age', { skip }
     // Satellites an operator works, with the longest pairs (ISS: FM both ways and a tone; RS-44: a linear transponder).
     const favorites = ['iss', 'so-50', 'ao-91', 'rs-44', 'ao-27', 'po-101', 'ao-123', 'io-86'];
     assert.equal((await s.post('/api/v1/settings/pass-filter', { pass_profile: 'Favorites', favorites })).status, 200);
-    const all: ApiPass[] = (await s.get('/api/v1/passes?hours=24&min_max_el=0')).body.items;
     for (const v of VIEWPORTS) {
-      const { context, page, problems } = await openKiosk(NOW, v);
+      const { context, page, problems, listed } = await openKiosk(NOW, v);
       const rows = page.locator('[data-scene=upcoming] [data-pass]');
       await screenshot(page, `kiosk-upcoming-tune-${v.name}`);
       assert.equal(await rows.count(), 6, `six passes at ${v.name}`);
@@ -92,10 +91,7 @@ describe('/kiosk-rotator: tune column, minimum elevation, element age', { skip }
       let uplinks = 0;
       for (let i = 0; i < 6; i++) {
         const row = rows.nth(i);
-        const id = await row.getAttribute('data-pass');
-        const aos = await row.getAttribute('data-aos');
-        const p = all.find((x) => x.sat_id === id && x.aos === aos);
-        assert.ok(p, `row ${i} is a pass of the API`);
+        const p = listed[i];
         const rec = p.frequencyRecommendation;
         const pair = row.locator('[data-pair]');
         if (!rec || (rec.downlink_mhz == null && rec.uplink_mhz == null)) continue;
@@ -122,21 +118,11 @@ describe('/kiosk-rotator: tune column, minimum elevation, element age', { skip }
     const all: ApiPass[] = (await s.get('/api/v1/passes?hours=24&min_max_el=0')).body.items;
     const low = all.filter((p) => p.max_el_deg < 5 && Date.parse(p.aos) > Date.parse(NOW));
     assert.ok(low.length > 0 && Date.parse(low[0].aos) <= Date.parse(all[5].aos), 'the next six passes at 0° include one peaking below 5°');
-    const shown = async (page: Page) => {
-      const out: ApiPass[] = [];
-      for (const row of await page.locator('[data-scene=upcoming] [data-pass]').all()) {
-        const id = await row.getAttribute('data-pass');
-        const aos = await row.getAttribute('data-aos');
-        out.push(all.find((x) => x.sat_id === id && x.aos === aos)!);
-      }
-      return out;
-    };
     for (const minEl of [5, 25]) {
       assert.equal((await s.post('/api/v1/settings/pass-filter', { pass_profile: 'All', favorites: [], min_el_deg: minEl })).status, 200);
-      const { context, page } = await openKiosk(NOW, VIEWPORTS[1]);
-      const rows = await shown(page);
-      assert.equal(rows.length, 6);
-      for (const p of rows) assert.ok(p && p.max_el_deg >= minEl, `${p?.sat_id} ${p?.aos} peaks at ${p?.max_el_deg}° (min ${minEl}°)`);
+      const { context, page, listed } = await openKiosk(NOW, VIEWPORTS[1]);
+      assert.equal(await page.locator('[data-scene=upcoming] [data-pass]').count(), 6);
+      for (const p of listed) assert.ok(p.max_el_deg >= minEl, `${p.sat_id} ${p.aos} peaks at ${p.max_el_deg}° (min ${minEl}°)`);
       await screenshot(page, `kiosk-upcoming-min-el-${minEl}-800x480`);
       await context.close();
     }
