@@ -10,7 +10,7 @@ import { AprsSender, type SendKind, type SendResult } from './send.js';
 import { IgateLink } from './igate/igate-link.js';
 import { AprsLog } from './log/aprs-log.js';
 import type { AgeBucket } from './log/age-bucket.js';
-import type { AprsTransport } from './transport/transport.js';
+import { TransportStartError, type AprsTransport, type TransportStatus } from './transport/transport.js';
 import { makeTransport, type MadeTransport, type TransportOptions } from './transport/make-transport.js';
 import { LAN_PACKET_MODE, WifiTransport } from './transport/wifi-transport.js';
 import type { LanHub } from '../radio/lan/lan-hub.js';
@@ -77,6 +77,8 @@ export class AprsService implements AprsStatusSource {
   private startedAt: string | null = null;
   private lastError: string | null = null;
   private ownedResource: string | null = null;
+  /** The last transport's output and sidecar health, kept readable once it is gone (a failed start above all). */
+  private retired: Pick<TransportStatus, 'output_tail' | 'sidecar_command' | 'sidecar'> | null = null;
   private tick: Timer | null = null;
   private retuned: { key: string; up: number; down: number; at: number } | null = null;
   private unsubscribe: () => void = () => {};
@@ -186,6 +188,8 @@ export class AprsService implements AprsStatusSource {
     const s = this.settings();
     const base = defaultAprsRuntime(s);
     const t = this.transport?.status();
+    const kept = t ?? this.retired;
+    const sidecar = kept?.sidecar;
     const target = this.previewTarget();
     const digi = this.digipeaterState(target);
     const ig = this.igateState();
@@ -228,8 +232,12 @@ export class AprsService implements AprsStatusSource {
       target,
       recent_packets: this.recent.list(),
       heard_stations: this.heard.list(),
-      sidecar_command: t?.sidecar_command ?? [],
-      output_tail: t?.output_tail ?? [],
+      sidecar_command: kept?.sidecar_command ?? [],
+      output_tail: kept?.output_tail ?? [],
+      sidecar_state: sidecar?.state ?? 'stopped',
+      sidecar_failures: sidecar?.failures ?? 0,
+      sidecar_next_restart_at: sidecar?.next_restart_at != null ? iso(sidecar.next_restart_at) : null,
+      sidecar_problem: sidecar?.diagnosis ?? null,
       emergency_stopped: this.estop,
       next_tx_allowed_at: this.sender.nextAllowedAt(target),
       dropped_by_reason: { ...this.counters.by_reason },
@@ -287,16 +295,20 @@ export class AprsService implements AprsStatusSource {
     if (made.claimDevice) this.d.claims.claim(made.claimDevice, PTT_OWNER);
     this.estop = false;
     this.lastError = null;
+    this.retired = null;
     this.transport = made.transport;
     this.ownedResource = made.ownedResource;
     made.transport.onFrame((f: Uint8Array) => this.receiver.receive(f));
     try {
       await made.transport.start();
     } catch (err) {
-      this.lastError = `transport did not start: ${errorMessage(err)}`;
+      // A TNC that did not start explains itself in the operator's words; anything else is prefixed.
+      this.lastError = err instanceof TransportStartError ? err.message : `transport did not start: ${errorMessage(err)}`;
       await made.transport.stop().catch(() => {});
+      this.retire(made.transport);
       this.transport = null;
       this.d.claims.release(PTT_OWNER);
+      if (err instanceof TransportStartError) throw new AppError(502, err.code, this.lastError, err.details);
       // The LAN preflight and login say precisely what failed (spec part 7): keep their status.
       if (err instanceof AppError) throw new AppError(err.status, err.code, this.lastError, err.details);
       throw new AppError(502, 'transport_failed', this.lastError);
@@ -320,6 +332,16 @@ export class AprsService implements AprsStatusSource {
     return { transport, claimDevice: null, ownedResource: transport.endpoint };
   }
 
+  /** Keeps a transport's output and sidecar health readable after it is gone; nothing of it runs now. */
+  private retire(t: AprsTransport): void {
+    const st = t.status();
+    this.retired = {
+      output_tail: st.output_tail,
+      sidecar_command: st.sidecar_command,
+      sidecar: st.sidecar && { ...st.sidecar, state: 'stopped', next_restart_at: null },
+    };
+  }
+
   async disconnect(): Promise<void> {
     this.stopTick();
     this.connected = false;
@@ -327,6 +349,7 @@ export class AprsService implements AprsStatusSource {
     this.transport = null;
     this.igate.stop();
     if (t) await t.stop().catch((err) => (this.lastError = `stopping the transport: ${errorMessage(err)}`));
+    if (t) this.retire(t);
     this.d.claims.release(PTT_OWNER);
     this.retuned = null;
   }
@@ -343,6 +366,7 @@ export class AprsService implements AprsStatusSource {
     } catch (err) {
       this.lastError = `emergency stop: ${errorMessage(err)}`;
     }
+    if (t) this.retire(t);
     this.igate.stop();
     this.d.claims.release(PTT_OWNER);
     let rig: boolean | null = null;

@@ -68,6 +68,8 @@ export const HeardStationSchema = v.object({
 });
 export type HeardStation = v.InferOutput<typeof HeardStationSchema>;
 
+export const SIDECAR_STATES = ['stopped', 'starting', 'running', 'failing'] as const;
+
 export const AprsRuntimeSchema = v.object({
   connected: v.boolean(),
   session_active: v.boolean(),
@@ -111,6 +113,18 @@ export const AprsRuntimeSchema = v.object({
   heard_stations: v.array(HeardStationSchema),
   sidecar_command: v.array(v.string()),
   output_tail: v.array(v.string()),
+  /** Beyond the spec's list: the Dire Wolf sidecar's health, and its problem in plain words. */
+  sidecar_state: v.picklist(SIDECAR_STATES),
+  sidecar_failures: count(),
+  sidecar_next_restart_at: nIso(),
+  sidecar_problem: v.nullable(
+    v.object({
+      kind: v.pipe(v.string(), v.description('no_sound_card, audio_input, audio_output, ptt_device_missing, ptt_permission, ptt_device, hamlib, port_in_use, config or crash')),
+      summary: v.pipe(v.string(), v.description('one short line')),
+      fix: v.pipe(v.string(), v.description('what to do: the setting, and how to find its value')),
+      fatal: v.boolean(),
+    }),
+  ),
   /** Beyond the spec's list: when the flood guard lets the next send go, and why the estop holds. */
   emergency_stopped: v.boolean(),
   next_tx_allowed_at: nIso(),

@@ -95,6 +95,13 @@ describe('APRS over Wi-Fi', { skip: !have && !required ? 'direwolf is not instal
     assert.equal(st.kiss_connected, true);
     assert.equal(st.audio_tx_active, false);
     assert.ok(st.sidecar_command.includes('-p'));
+    // The decode-only Dire Wolf prints "Note: PTT not configured ... (Ignore this if using VOX.)":
+    // right for a receiver, and no error of a healthy station.
+    await until(async () => (await rt()).output_tail.some((l: string) => l.startsWith('Note: PTT not configured')), 'the note printed', 3000);
+    const healthy = await rt();
+    assert.equal(healthy.last_error, null, healthy.last_error);
+    assert.equal(healthy.sidecar_state, 'running');
+    assert.equal(healthy.sidecar_problem, null);
     const target = c.body.target;
     assert.equal(f.rig.state.vfoA.freq, target.corrected_frequency_hz ?? target.frequency_hz);
     assert.equal(f.rig.state.vfoA.mode, 'FM');

@@ -5,11 +5,19 @@ import type { Clock, Timer } from '../../util/clock.js';
 import { backoffMs } from '../../util/queue.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
+import { diagnoseExit, diagnoseOutput, isErrorLine, type DirewolfDiagnosis } from './direwolf-diagnosis.js';
 
 // Driver: the TNC child process (Dire Wolf). Writes its configuration atomically, starts it,
 // keeps the last lines it printed, finds the KISS pseudo-terminal it announces, restarts it with
 // capped backoff when it dies while wanted, and stops it. Never throws: start() answers with a
 // result, failures land in status().last_error.
+//
+// Failures in the operator's words: the first lines of each run are read by direwolf-diagnosis.ts
+// (no sound card, PTT device missing...); last_error is that diagnosis (a short summary, the
+// restart count and delay, then the fix) rather than the raw ALSA text, which stays in
+// output_tail, across restarts and after the process is gone. A run whose output says it cannot
+// work (an audio device that does not open: Dire Wolf 1.6 sometimes sits there instead of
+// exiting) is ended and counts as a failed start.
 //
 // Signals: Dire Wolf 1.6 installs a handler for SIGINT only (direwolf.c cleanup_linux): it drops
 // PTT on every channel (ptt_term), closes Hamlib, sleeps a second and exits. SIGTERM or SIGKILL
@@ -22,8 +30,14 @@ export const TAIL_LINES = 50;
 export const TAIL_LINE_CHARS = 200;
 /** Restart timing: first retry after base, doubling to max; a run this long resets the backoff. */
 export const TNC_RESTART = { base_ms: 1000, max_ms: 60_000, stable_ms: 30_000 } as const;
+/** Lines at the start of each run read for a diagnosis (Dire Wolf explains a failed start within these). */
+export const DIAGNOSIS_LINES = 80;
+
+export type TncState = 'stopped' | 'starting' | 'running' | 'failing';
 
 export interface TncStatus {
+  /** stopped; starting (no pseudo-terminal yet); running; failing (its output says it cannot work, or a restart waits). */
+  state: TncState;
   running: boolean;
   pid: number | null;
   command: string[];
@@ -34,6 +48,12 @@ export interface TncStatus {
   output_tail: string[];
   /** Dire Wolf said "PTT not configured" (or Hamlib failed): it cannot key the transmitter. */
   ptt_unavailable: boolean;
+  /** What is wrong, in plain words with the fix: this run's problem, or the last failed run's. */
+  diagnosis: DirewolfDiagnosis | null;
+  /** Runs in a row that failed (ended while wanted); a run of stable_ms resets it. */
+  failures: number;
+  /** When the next restart is due (epoch ms on the clock), while one waits. */
+  next_restart_at: number | null;
 }
 
 export type TncStartResult = { ok: true; pid: number } | { ok: false; error: string };
@@ -61,8 +81,6 @@ export interface TncProcessOptions {
 
 const PTY_RE = /Virtual KISS TNC is available on (\/dev\/\S+)/;
 const NO_CONFIG_RE = /Could not open config file/;
-/** Lines that explain a failure (Dire Wolf 1.6 wording), kept as last_error. */
-const ERROR_RE = /^(ERROR\b|Could not |Can't |Config file line \d+:|Line \d+:|Hamlib Rig open error|Pointless to continue|Note: PTT not configured|Fatal)/i;
 const PTT_MISSING_RE = /^(Note: PTT not configured|Hamlib Rig open error)/;
 // eslint-disable-next-line no-control-regex
 const ANSI_RE = /\x1b\[[0-9;?]*[A-Za-z]/g;
@@ -127,10 +145,18 @@ export class TncProcess {
   private want = false;
   private attempt = 0;
   private retry: Timer | null = null;
+  private retryAt: number | null = null;
   private killTimer: Timer | null = null;
   private startedAt = 0;
   /** An error line was printed during the current run. */
   private runError = false;
+  /** The first lines of the current run, and what they say is wrong. */
+  private runLines: string[] = [];
+  private runDiagnosis: DirewolfDiagnosis | null = null;
+  /** Why the last failed run failed (kept until a run comes up clean). */
+  private lastFailure: DirewolfDiagnosis | null = null;
+  private failures = 0;
+  private endFns: Array<() => void> = [];
   private exited: Promise<void> = Promise.resolve();
   private ptyFns: Array<(path: string | null) => void> = [];
   private exitFns: Array<(desc: string) => void> = [];
@@ -138,6 +164,7 @@ export class TncProcess {
 
   constructor(private readonly o: TncProcessOptions) {
     this.st = {
+      state: 'stopped',
       running: false,
       pid: null,
       command: [o.binary, ...o.args],
@@ -147,11 +174,32 @@ export class TncProcess {
       last_error: null,
       output_tail: [],
       ptt_unavailable: false,
+      diagnosis: null,
+      failures: 0,
+      next_restart_at: null,
     };
   }
 
   status(): TncStatus {
-    return { ...this.st, command: [...this.st.command], output_tail: [...this.st.output_tail] };
+    const diagnosis = this.runDiagnosis ?? (this.child && this.st.pty_path ? null : this.lastFailure);
+    const state: TncState = !this.child ? (this.want ? 'failing' : 'stopped') : this.runDiagnosis?.fatal ? 'failing' : this.st.pty_path ? 'running' : 'starting';
+    return {
+      ...this.st,
+      state,
+      command: [...this.st.command],
+      output_tail: [...this.st.output_tail],
+      last_error: diagnosis ? this.describe(diagnosis) : this.st.last_error,
+      diagnosis,
+      failures: this.failures,
+      next_restart_at: this.retryAt,
+    };
+  }
+
+  /** The diagnosis as one line: summary, how often and when it is retried, then the fix. */
+  private describe(d: DirewolfDiagnosis): string {
+    const times = this.failures > 1 ? `, ${this.failures} times in a row` : '';
+    const retry = this.retryAt !== null ? `; retrying in ${Math.max(1, Math.ceil((this.retryAt - this.o.clock.now()) / 1000))} s` : '';
+    return `${d.summary}${times}${retry}. ${d.fix}`;
   }
 
   get wanted(): boolean {
@@ -171,6 +219,7 @@ export class TncProcess {
   /** Resolves with the pty path once announced, or null after timeoutMs on the clock. */
   waitForPty(timeoutMs: number): Promise<string | null> {
     if (this.st.pty_path) return Promise.resolve(this.st.pty_path);
+    if (!this.child || this.runDiagnosis?.fatal) return Promise.resolve(null);
     return new Promise((resolve) => {
       let done = false;
       const t = this.o.clock.setTimeout(() => finish(null), timeoutMs);
@@ -179,12 +228,16 @@ export class TncProcess {
         done = true;
         t.cancel();
         this.ptyFns = this.ptyFns.filter((f) => f !== fn);
+        this.endFns = this.endFns.filter((f) => f !== end);
         resolve(p);
       };
       const fn = (p: string | null) => {
         if (p) finish(p);
       };
       this.ptyFns.push(fn);
+      // A run that ends (or says it cannot work) will announce nothing: answer now, not at the timeout.
+      const end = () => finish(null);
+      this.endFns.push(end);
     });
   }
 
@@ -195,6 +248,8 @@ export class TncProcess {
     this.cancelRetry();
     if (this.child) return { ok: true, pid: this.child.pid ?? 0 };
     this.st.last_error = null;
+    this.failures = 0;
+    this.lastFailure = null;
     return this.launch();
   }
 
@@ -248,6 +303,8 @@ export class TncProcess {
     this.st.pty_path = null;
     this.st.ptt_unavailable = false;
     this.runError = false;
+    this.runLines = [];
+    this.runDiagnosis = null;
     const out = new LineSplitter((l) => this.line(child, l));
     const err = new LineSplitter((l) => this.line(child, l));
     child.stdout!.setEncoding('utf8');
@@ -272,13 +329,13 @@ export class TncProcess {
         if (this.child === child && this.st.running) return log.warn(`signalling ${this.o.binary}: ${e.message}`);
         // Spawn failed (ENOENT, EACCES): no 'exit' follows.
         const msg = `cannot start ${this.o.binary}: ${e.code ?? e.message}`;
-        this.gone(child, msg, msg);
+        this.gone(child, msg, msg, null);
         settle({ ok: false, error: msg });
         resolve();
       });
       child.once('exit', (code, signal) => {
         const desc = signal ? `killed by ${signal}` : `exited with code ${code}`;
-        this.gone(child, desc, null);
+        this.gone(child, desc, null, { code, signal });
         settle({ ok: false, error: `${this.o.binary} ${desc} at once` });
         resolve();
       });
@@ -302,7 +359,7 @@ export class TncProcess {
     return true;
   }
 
-  private gone(child: ChildProcess, desc: string, error: string | null): void {
+  private gone(child: ChildProcess, desc: string, error: string | null, exit: { code: number | null; signal: string | null } | null): void {
     if (this.child !== child) return;
     live.delete(child);
     this.child = null;
@@ -316,6 +373,16 @@ export class TncProcess {
     this.st.last_exit = `${desc} at ${new Date(this.o.clock.now()).toISOString()}`;
     if (error) this.st.last_error = error;
     else if (this.want && !this.runError) this.st.last_error = `${this.o.binary} ${desc}`;
+    // The end of the run stays readable in the output, between its lines and the next run's.
+    this.pushTail(`--- ${this.o.binary} ${desc} ---`);
+    // Ended while wanted, or ended by us because its output said it could not work: a failure.
+    if (this.want || this.runDiagnosis?.fatal) {
+      if (ranMs >= (this.o.restart ?? TNC_RESTART).stable_ms) this.failures = 0;
+      this.failures++;
+      this.lastFailure = this.runDiagnosis ?? (exit ? diagnoseExit(exit) : null) ?? this.lastFailure;
+    }
+    this.runDiagnosis = null;
+    this.emitEnd();
     const hadPty = this.st.pty_path !== null;
     this.st.pty_path = null;
     log[this.want ? 'warn' : 'info'](`${this.o.binary} ${desc}`);
@@ -327,16 +394,22 @@ export class TncProcess {
     }
   }
 
-  private line(child: ChildProcess, line: string): void {
-    if (line === '') return;
+  private pushTail(line: string): void {
     const tail = this.st.output_tail;
     tail.push(line);
     if (tail.length > TAIL_LINES) tail.splice(0, tail.length - TAIL_LINES);
+  }
+
+  private line(child: ChildProcess, line: string): void {
+    if (line === '') return;
+    this.pushTail(line);
     log.debug(() => `tnc: ${line}`);
     if (this.child !== child) return;
+    if (this.runLines.length < DIAGNOSIS_LINES) this.diagnose(child, line);
     const pty = PTY_RE.exec(line);
     if (pty) {
       this.st.pty_path = pty[1];
+      if (!this.runDiagnosis) this.lastFailure = null; // came up clean
       this.emitPty(pty[1]);
       return;
     }
@@ -348,10 +421,28 @@ export class TncProcess {
       return;
     }
     if (PTT_MISSING_RE.test(line)) this.st.ptt_unavailable = true;
-    if (ERROR_RE.test(line)) {
+    if (isErrorLine(line)) {
       this.st.last_error = line;
       this.runError = true;
     }
+  }
+
+  /** Reads the run's first lines; a run that says it cannot work is ended (SIGINT: PTT dropped first). */
+  private diagnose(child: ChildProcess, line: string): void {
+    this.runLines.push(line);
+    const d = diagnoseOutput(this.runLines);
+    if (!d) return;
+    const wasFatal = this.runDiagnosis?.fatal ?? false;
+    this.runDiagnosis = d;
+    if (!d.fatal || wasFatal) return;
+    log.warn(`${this.o.binary}: ${d.summary}; ending this run`);
+    this.signal(child, 'SIGINT');
+    this.armKill(child, this.o.stopGraceMs ?? 3000);
+    this.emitEnd();
+  }
+
+  private emitEnd(): void {
+    for (const fn of this.endFns.splice(0)) safe(fn);
   }
 
   private emitPty(path: string | null): void {
@@ -382,8 +473,10 @@ export class TncProcess {
     const r = this.o.restart ?? TNC_RESTART;
     const ms = backoffMs(this.attempt++, r.base_ms, r.max_ms);
     log.info(`restarting ${this.o.binary} in ${ms} ms`);
+    this.retryAt = this.o.clock.now() + ms;
     this.retry = this.o.clock.setTimeout(() => {
       this.retry = null;
+      this.retryAt = null;
       if (!this.want || this.child) return;
       this.st.restarts++;
       void this.launch();
@@ -393,6 +486,7 @@ export class TncProcess {
   private cancelRetry(): void {
     this.retry?.cancel();
     this.retry = null;
+    this.retryAt = null;
   }
 }
 

@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { join } from 'node:path';
 import type { AprsSettings } from '../settings.js';
-import type { AprsTransport, TransportStatus } from './transport.js';
+import { TransportStartError, type AprsTransport, type TransportStatus } from './transport.js';
 import { PtyKissLink, TcpKissLink, type KissLink } from '../link/kiss-link.js';
 import { TncProcess } from '../tnc/tnc-process.js';
 import { direwolfLaunch, mycallFor, pttPlanFor, type PttPlan } from '../tnc/direwolf-config.js';
@@ -129,7 +129,14 @@ export class DirewolfTransport implements AprsTransport {
     const r = await this.tnc.start();
     if (!r.ok) throw new Error(r.error);
     const pty = await this.tnc.waitForPty(this.o.ptyWaitMs);
-    if (!pty) throw new Error(`Dire Wolf announced no KISS pseudo-terminal within ${this.o.ptyWaitMs} ms: ${this.tnc.status().output_tail.slice(-3).join(' | ')}`);
+    if (!pty) {
+      // Ended, or said it cannot work: stop it (no restart loop for a start that failed), then
+      // explain from everything it printed, the lines after the failure included.
+      await this.tnc.stop();
+      const t = this.tnc.status();
+      const message = t.diagnosis ? `${t.diagnosis.summary}. ${t.diagnosis.fix}` : t.last_error ?? `Dire Wolf announced no KISS pseudo-terminal within ${this.o.ptyWaitMs} ms`;
+      throw new TransportStartError(message, 'tnc_start_failed', { problem: t.diagnosis?.kind ?? null, last_exit: t.last_exit, output_tail: t.output_tail.slice(-20) });
+    }
     await this.attaching;
     if (!this.link?.connected) throw new Error(this.linkError ?? 'the KISS pseudo-terminal did not open');
   }
@@ -169,12 +176,13 @@ export class DirewolfTransport implements AprsTransport {
     return {
       sidecar_running: t.running,
       kiss_connected: this.link?.connected ?? false,
-      modem_state: t.running ? `Dire Wolf 1200 baud AFSK${t.ptt_unavailable ? ' (PTT unavailable: receive only)' : ''}` : t.last_exit ? `stopped (${t.last_exit})` : 'starting',
+      modem_state: t.state === 'running' ? `Dire Wolf 1200 baud AFSK${t.ptt_unavailable && this.ptt.kind !== 'none' ? ' (PTT unavailable: receive only)' : ''}` : t.state === 'failing' ? `failing: ${t.diagnosis?.summary ?? t.last_exit ?? 'not running'}` : t.last_exit ? `stopped (${t.last_exit})` : 'starting',
       control_endpoint: t.pty_path ? `KISS on ${t.pty_path}` : 'KISS pseudo-terminal (not yet announced)',
       sidecar_command: t.command,
       output_tail: t.output_tail,
       last_error: this.linkError ?? t.last_error,
       ptt_unavailable: this.ptt.kind !== 'none' && t.ptt_unavailable,
+      sidecar: { state: t.state, failures: t.failures, next_restart_at: t.next_restart_at, diagnosis: t.diagnosis },
     };
   }
 }

@@ -18,6 +18,28 @@ export interface TransportStatus {
   audio_tx_active?: boolean;
   /** What the transport holds, when it knows better than the settings (the LAN session). */
   owned_resource?: string | null;
+  /** The Dire Wolf sidecar's health, when there is one (runtime.sidecar_*). */
+  sidecar?: SidecarHealth;
+}
+
+export interface SidecarHealth {
+  state: 'stopped' | 'starting' | 'running' | 'failing';
+  failures: number;
+  /** Epoch ms of the next restart, while one waits. */
+  next_restart_at: number | null;
+  diagnosis: { kind: string; summary: string; fix: string; fatal: boolean } | null;
+}
+
+/** A transport that did not start; its message is for the operator as it is (no raw tool output). */
+export class TransportStartError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'TransportStartError';
+  }
 }
 
 export interface AprsTransport {

@@ -1,5 +1,5 @@
 import type { AprsSettings } from '../settings.js';
-import type { AprsTransport, TransportStatus } from './transport.js';
+import { TransportStartError, type AprsTransport, type TransportStatus } from './transport.js';
 import { DirewolfTransport, type TransportOptions } from './make-transport.js';
 import { AfskModulator } from '../modem/afsk.js';
 import { LAN_AUDIO_RATE_HZ, endpointKey, type LanHub, type LanLease } from '../../radio/lan/lan-hub.js';
@@ -70,7 +70,8 @@ export class WifiTransport implements AprsTransport {
     try {
       await this.openSession();
       await this.rx.start().catch((err) => {
-        throw new Error(`the decode-only Dire Wolf did not start: ${errorMessage(err)}`);
+        const msg = `the decode-only Dire Wolf did not start: ${errorMessage(err)}`;
+        throw err instanceof TransportStartError ? new TransportStartError(msg, err.code, err.details) : new Error(msg);
       });
     } catch (err) {
       this.want = false;
@@ -127,6 +128,7 @@ export class WifiTransport implements AprsTransport {
       control_endpoint: this.endpoint,
       sidecar_command: r.sidecar_command,
       output_tail: r.output_tail,
+      sidecar: r.sidecar,
       last_error: this.lastError ?? r.last_error,
       ptt_unavailable: false,
       audio_rx_active: up && performance.now() - this.lastRxAudioAt < RX_ACTIVE_MS,
