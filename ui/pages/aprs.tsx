@@ -46,8 +46,9 @@ function Page() {
         </div>
       )}
       {rt.last_error && (
-        <div class="banner bad aprs-error" role="alert" data-last-error>
-          APRS error: {rt.last_error}
+        // One line, whatever the error's length: the TNC card below has the problem, its fix and the output.
+        <div class="banner bad aprs-error" role="alert" data-last-error title={rt.last_error}>
+          APRS error: {rt.sidecar_problem?.summary ?? rt.last_error}
         </div>
       )}
       <div class="grid aprs-grid">

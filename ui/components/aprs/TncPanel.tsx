@@ -1,15 +1,23 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, errorText, postJson } from '../../lib/api';
-import { age } from '../../lib/time';
-import { StatusBadge } from '../StatusBadge';
+import { age, countdown } from '../../lib/time';
+import { StatusBadge, type Tone } from '../StatusBadge';
 import { usePoll } from '../usePoll';
-import { OutcomeLine, words, type Aprs } from './useAprs';
+import { OutcomeLine, words, type Aprs, type AprsRuntime } from './useAprs';
 
 interface TncStatus {
   installed: boolean;
   configuredBinary: string;
   resolvedBinary: string;
 }
+
+/** The sidecar badge: failing is never shown as running. */
+const SIDECAR: Record<AprsRuntime['sidecar_state'], { tone: Tone; text: string }> = {
+  running: { tone: 'ok', text: 'sidecar running' },
+  starting: { tone: 'warn', text: 'sidecar starting' },
+  failing: { tone: 'bad', text: 'sidecar failing' },
+  stopped: { tone: 'idle', text: 'sidecar stopped' },
+};
 
 /** The install's output lines, from its answer or its error's details. */
 const outputOf = (x: unknown): string[] => {
@@ -55,14 +63,26 @@ export function TncPanel({ a, now }: { a: Aprs; now: number }) {
         {external ? (
           <StatusBadge tone="idle">external KISS TNC</StatusBadge>
         ) : (
-          <StatusBadge tone={rt.sidecar_running ? 'ok' : 'idle'}>
-            <span data-sidecar>{rt.sidecar_running ? 'sidecar running' : 'sidecar stopped'}</span>
+          <StatusBadge tone={SIDECAR[rt.sidecar_state].tone}>
+            <span data-sidecar={rt.sidecar_state}>{SIDECAR[rt.sidecar_state].text}</span>
           </StatusBadge>
         )}
         <StatusBadge tone={rt.kiss_connected ? 'ok' : rt.connected ? 'bad' : 'idle'}>
           <span data-kiss>{rt.kiss_connected ? 'KISS link up' : 'KISS link down'}</span>
         </StatusBadge>
       </p>
+      {rt.sidecar_problem && !external && (
+        <div class="aprs-problem" data-tnc-problem={rt.sidecar_problem.kind}>
+          <p class="bad aprs-problem-what">{rt.sidecar_problem.summary}</p>
+          {rt.sidecar_next_restart_at && (
+            <p class="warn num" data-tnc-retry>
+              {rt.sidecar_failures > 1 ? `${rt.sidecar_failures} failures in a row; ` : ''}
+              {Date.parse(rt.sidecar_next_restart_at) > now ? `next try in ${countdown(Date.parse(rt.sidecar_next_restart_at) - now)}` : 'trying again now'}
+            </p>
+          )}
+          <p class="aprs-problem-fix">{rt.sidecar_problem.fix}</p>
+        </div>
+      )}
       {external && (
         <p class="muted">
           Packets go through the TNC at <span class="num">{s.settings.kiss_host}:{s.settings.kiss_port}</span>; no sidecar is started.
@@ -107,13 +127,28 @@ export function TncPanel({ a, now }: { a: Aprs; now: number }) {
           <pre class="aprs-pre">{rt.sidecar_command.join(' ')}</pre>
         </details>
       )}
-      <details data-output-tail>
+      <details data-output-tail open={rt.sidecar_problem !== null || undefined}>
         <summary>
           TNC output <span class="num">({rt.output_tail.length} lines)</span>
         </summary>
-        {rt.output_tail.length === 0 ? <p class="muted">No output yet.</p> : <pre class="aprs-pre">{rt.output_tail.join('\n')}</pre>}
+        {rt.output_tail.length === 0 ? <p class="muted">No output yet.</p> : <OutputTail lines={rt.output_tail} />}
       </details>
     </section>
+  );
+}
+
+/** The TNC's last lines in a bounded box, kept scrolled to the newest (where a failure is). */
+function OutputTail({ lines }: { lines: string[] }) {
+  const box = useRef<HTMLPreElement>(null);
+  const text = lines.join('\n');
+  useEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+  return (
+    <pre class="aprs-pre" ref={box}>
+      {text}
+    </pre>
   );
 }
 
