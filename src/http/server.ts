@@ -118,6 +118,8 @@ export class HttpServer {
   private readonly hosts: HostPolicy;
   /** The UI build's files plus the site icon, which is served even before a UI build. */
   private readonly assets: ReadonlyMap<string, StaticAsset>;
+  /** Host names already logged as refused (bounded: a scanner must not grow it or flood the log). */
+  private readonly refusedHosts = new Set<string>();
 
   constructor(private readonly opts: HttpServerOptions) {
     for (const r of opts.routes) this.router.add(r);
@@ -161,7 +163,10 @@ export class HttpServer {
     const anywhere = match.kind === 'found' && match.route.allowCrossSite === true;
 
     // Before anything is served or read: pages and assets too, or a rebinding page could read them.
-    if (!anywhere && !hostAllowed(host, this.hosts)) return this.send(res, hostRefused(host), false, head);
+    if (!anywhere && !hostAllowed(host, this.hosts)) {
+      this.noteRefusedHost(host);
+      return this.send(res, hostRefused(host), false, head);
+    }
     if (method === 'GET' || head) {
       const asset = this.assets.get(url);
       if (asset) return this.sendAsset(res, asset, acceptEncoding, head);
@@ -242,6 +247,13 @@ export class HttpServer {
         this.run(res, route, ctx, state);
       });
     });
+  }
+
+  /** The operator who reaches the station by a new name sees why in the log, once per name. */
+  private noteRefusedHost(host: string): void {
+    if (this.refusedHosts.size >= 32 || this.refusedHosts.has(host)) return;
+    this.refusedHosts.add(host);
+    log.warn(`refused requests for host name ${JSON.stringify(host.slice(0, 255))}: not an IP address, localhost or this machine's name; add it to ALLOWED_HOSTS to serve it`);
   }
 
   /** The operator lock before a POST goes on (HttpServerOptions.gate); refusals are answered here. */
