@@ -1,5 +1,6 @@
 import type { Catalog, CatalogProvider } from '../catalog/types.js';
 import type { OrbitService, PassEvent } from '../orbit/types.js';
+import { currentOrNextWorkablePass } from '../orbit/workable-pass.js';
 import { iso } from '../util/clock.js';
 import { logger } from '../util/logger.js';
 import bundledProfiles from './data/profiles.json';
@@ -16,8 +17,13 @@ const PASS_CACHE_MAX = 512;
 
 export interface GuidanceOptions {
   selected_column_index?: number | null;
-  /** The pass to guide for; null = no pass; undefined = the orbit engine's current or next pass. */
+  /** The pass to guide for; null = no pass; undefined = the current or next pass reaching min_max_el_deg. */
   pass?: PassEvent | null;
+  /**
+   * When no pass is named: the lowest maximum elevation a pass may have to be the one guided for
+   * (the route passes the operator's min_el_deg); 0 or absent = any pass, grazes included.
+   */
+  min_max_el_deg?: number;
 }
 
 export interface GuidanceResult {
@@ -83,7 +89,7 @@ export class GuidanceService {
   recommend(sat_id: string, now_ms: number, opts: GuidanceOptions = {}): GuidanceResult | null {
     const index = this.profiles();
     if (!this.indexedCatalog!.byId.has(sat_id)) return null;
-    const pass = opts.pass === undefined ? this.deps.orbit.currentOrNextPass(sat_id, now_ms) : opts.pass;
+    const pass = opts.pass === undefined ? currentOrNextWorkablePass(this.deps.orbit, sat_id, now_ms, opts.min_max_el_deg ?? 0) : opts.pass;
     const { at, rates, source } = this.situation(sat_id, now_ms, pass);
     const g = buildGuidance(index.bySatId.get(sat_id) ?? null, at, rates, opts.selected_column_index);
     return {

@@ -1,5 +1,6 @@
 import { ISS_SAT_ID } from '../catalog/types.js';
 import type { LiveSample, PassEvent } from '../orbit/types.js';
+import { currentOrNextWorkablePass, workablePasses } from '../orbit/workable-pass.js';
 import { stationIdentity, type StationIdentity } from './callsign.js';
 import { issState, type IssStateFlags } from './iss-state.js';
 import type { Tracked } from './lite-settings-service.js';
@@ -47,24 +48,28 @@ export class StationService {
    * 3. among the candidates (pass filter IssOnly/Favorites, else the lite tracked set) the
    * first with a pass under way, 4. the candidate whose next pass comes first,
    * 5. the ISS, 6. the first candidate.
+   * Every pass here reaches the operator's minimum elevation (pass filter min_el_deg): a graze
+   * below it is listed nowhere by default, so the screen must not count down to it either.
    */
   activeTarget(now: number): { sat_id: string; pass: PassEvent | null } | null {
     const d = this.deps;
     const byId = d.catalog.current().byId;
+    const filter = d.stores.passFilter.get();
+    const passOf = (sat_id: string) => currentOrNextWorkablePass(d.orbit, sat_id, now, filter.min_el_deg);
     const o = d.stores.developerOverrides.get();
     const pinned = o.enabled && o.force_sat_id && byId.has(o.force_sat_id) ? o.force_sat_id : d.radioStatus().session().selected_sat_id;
-    if (pinned && byId.has(pinned)) return { sat_id: pinned, pass: d.orbit.currentOrNextPass(pinned, now) };
-    const filtered = passFilterSatIds(d.stores.passFilter.get(), ISS_SAT_ID);
-    const candidates = (filtered ?? this.tracked().ids).filter((id) => byId.has(id));
-    let next: { sat_id: string; pass: PassEvent } | null = null;
+    if (pinned && byId.has(pinned)) return { sat_id: pinned, pass: passOf(pinned) };
+    const candidates = (passFilterSatIds(filter, ISS_SAT_ID) ?? this.tracked().ids).filter((id) => byId.has(id));
+    // One table scan for all candidates, sorted by AOS: the passes under way come first (at most
+    // one per satellite), so candidates + 1 passes also hold the earliest one still to come.
+    const passes = workablePasses(d.orbit, candidates, now, filter.min_el_deg, candidates.length + 1);
     for (const sat_id of candidates) {
-      const pass = d.orbit.currentOrNextPass(sat_id, now);
-      if (!pass) continue;
-      if (pass.aos_ms <= now) return { sat_id, pass };
-      if (!next || pass.aos_ms < next.pass.aos_ms) next = { sat_id, pass };
+      const underWay = passes.find((p) => p.sat_id === sat_id && p.aos_ms <= now);
+      if (underWay) return { sat_id, pass: underWay };
     }
-    if (next) return next;
+    const next = passes.find((p) => p.aos_ms > now);
+    if (next) return { sat_id: next.sat_id, pass: next };
     const fallback = byId.has(ISS_SAT_ID) ? ISS_SAT_ID : candidates[0];
-    return fallback ? { sat_id: fallback, pass: d.orbit.currentOrNextPass(fallback, now) } : null;
+    return fallback ? { sat_id: fallback, pass: passOf(fallback) } : null;
   }
 }

@@ -3,10 +3,11 @@ import type { Services } from '../../services.js';
 import { FrequencyMatrixSchema, FrequencyRecommendationSchema } from '../../guidance/schemas.js';
 import { PassItemSchema } from '../../orbit/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';
+import { DEFAULT_MIN_EL_DEG } from '../../station/pass-filter.js';
 import { iso } from '../../util/clock.js';
 import { notFound } from '../../util/errors.js';
 import { route, type RouteDef } from '../route.js';
-import { qInt } from '../validate.js';
+import { qInt, qNumber } from '../validate.js';
 
 /** The pass resource without the guidance it would embed (that is this response's recommendation/matrix). */
 const PassSchema = v.omit(PassItemSchema, ['frequencyRecommendation', 'frequencyMatrix']);
@@ -14,6 +15,7 @@ const PassSchema = v.omit(PassItemSchema, ['frequencyRecommendation', 'frequency
 const RecommendationResponse = v.object({
   timestamp: v.string(),
   sat_id: v.string(),
+  min_max_el: v.pipe(v.number(), v.description('the lowest maximum elevation the chosen pass could have (the query value, else the operator\'s min_el_deg)')),
   pass: v.nullable(PassSchema),
   track: v.object({
     sat_id: v.string(),
@@ -33,19 +35,26 @@ export function frequencyGuideRoutes(s: Services): RouteDef[] {
       method: 'GET',
       path: '/api/v1/frequency-guides/recommendation',
       tag: 'frequency-guides',
-      summary: 'Doppler-corrected pair for the current or next pass of a satellite; linear profiles add the phase matrix',
+      summary:
+        'Doppler-corrected pair for the current or next pass of a satellite reaching at least `min_max_el` degrees; linear profiles add the phase matrix. ' +
+        `Without \`min_max_el\` the operator's minimum elevation applies (\`min_el_deg\` of /api/v1/settings/pass-filter, default ${DEFAULT_MIN_EL_DEG}), ` +
+        'the same passes /api/v1/passes lists by default; `min_max_el=0` takes any pass, a graze included. The answer\'s `min_max_el` is the value used.',
       query: v.object({
         sat_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
         selected_column_index: v.optional(qInt(0, 63)),
+        // No default here: absent means the operator's own minimum, read per request.
+        min_max_el: v.optional(qNumber(0, 90)),
       }),
       response: RecommendationResponse,
       handler: ({ query }) => {
         const now = s.clock.now();
-        const g = s.guidance.recommend(query.sat_id, now, { selected_column_index: query.selected_column_index });
+        const min_max_el = query.min_max_el ?? s.stores.passFilter.get().min_el_deg;
+        const g = s.guidance.recommend(query.sat_id, now, { selected_column_index: query.selected_column_index, min_max_el_deg: min_max_el });
         if (!g) throw notFound(`unknown satellite ${query.sat_id}`, { sat_id: query.sat_id });
         return {
           timestamp: iso(now),
           sat_id: query.sat_id,
+          min_max_el,
           pass: g.pass ? passJson(g.pass) : null,
           track: g.track,
           recommendation: g.recommendation,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { LiteSettingsSchema } from '../../station/lite-settings.js';
+import { DEFAULT_MIN_EL_DEG } from '../../station/pass-filter.js';
 import { route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
 
@@ -39,7 +40,9 @@ export function settingsRoutes(s: Services): RouteDef[] {
     ...stateRoutes({
       path: '/api/v1/settings/pass-filter',
       tag: 'settings',
-      what: 'pass filter profile (All, IssOnly, Favorites with its satellites)',
+      what:
+        'pass filter profile (All, IssOnly, Favorites with its satellites) and the operator\'s minimum elevation min_el_deg ' +
+        `(0–90°, default ${DEFAULT_MIN_EL_DEG}): passes peaking below it are not listed or followed by default (/passes, system state, lite, kiosk, the frequency recommendation)`,
       store: s.stores.passFilter,
       clearsLiteCache: true,
       // Same rule as the lite tracked set: favorites the catalog does not know, and repeats, are dropped.
