@@ -2,7 +2,7 @@ import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { parseLogLevel } from './util/logger.js';
-import { allowedHostEntryProblem, normalizeHostName } from './http/request-origin.js';
+import { allowedHostEntryProblem, normalizeHostName } from './util/request-origin.js';
 
 // Everything is optional: with no environment at all the appliance serves the bundled catalog
 // from ./data on port 8080.

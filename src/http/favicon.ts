@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { StaticAsset } from './server.js';
+import type { StaticAsset } from './static-asset.js';
 
 // The site icon, drawn once from one description: an SVG for the pages (inlined as a data: URL,
 // so no request can fail offline) and a 32×32 ICO at /favicon.ico for whatever asks for it by

@@ -8,7 +8,8 @@ import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
 import { RawReply, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
 import { faviconAssets } from './favicon.js';
-import { crossSiteRefusal, hostAllowed, isSafeMethod, type HostPolicy } from './request-origin.js';
+import type { StaticAsset } from './static-asset.js';
+import { crossSiteRefusal, hostAllowed, isSafeMethod, type HostPolicy } from '../util/request-origin.js';
 import { parseOr400, validationError } from './validate.js';
 
 const log = logger('http');
@@ -39,12 +40,7 @@ const STATUS: Record<number, string> = {
 };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export interface StaticAsset {
-  body: Buffer;
-  gzip: Buffer | null;
-  contentType: string;
-  cacheControl: string;
-}
+export type { StaticAsset };
 
 export interface HttpServerOptions {
   routes: readonly RouteDef[];

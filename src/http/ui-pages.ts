@@ -6,7 +6,7 @@ import { logger } from '../util/logger.js';
 import { AppError } from '../util/errors.js';
 import { RawReply, route, type RouteDef } from './route.js';
 import { iconDataUrl } from './favicon.js';
-import type { StaticAsset } from './server.js';
+import type { StaticAsset } from './static-asset.js';
 
 const log = logger('ui');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allowedHostEntryProblem, crossSiteRefusal, hostAllowed, parseHostHeader, type HostPolicy } from '../../src/http/request-origin.js';
+import { allowedHostEntryProblem, crossSiteRefusal, hostAllowed, parseHostHeader, type HostPolicy } from '../../src/util/request-origin.js';
 import { loadConfig } from '../../src/config.js';
 
 // The pure host and origin rules (src/http/request-origin.ts); test/http/cross-site.test.ts
