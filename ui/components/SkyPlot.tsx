@@ -14,6 +14,23 @@ export function skyXY(p: AzEl): [number, number] {
 
 const f1 = (x: number) => Math.round(x * 10) / 10;
 
+/** How far inside the AOS marker its label sits, in plot units (radius 90 = horizon). */
+const AOS_LABEL_INSET = 20;
+
+/**
+ * The AOS marker and its label's centre. AOS is near the horizon, where the N/E/S/W letters sit
+ * just outside the ring, so a label above or beside the marker lands on a letter ("AOS" over
+ * "W"). The label goes towards the zenith instead, along the marker's own radius, where no
+ * compass letter can be. [marker x, marker y, label x, label y]
+ */
+export function aosMark(p: AzEl): [number, number, number, number] {
+  const [x, y] = skyXY(p);
+  const r = Math.hypot(x, y);
+  if (r < AOS_LABEL_INSET * 1.5) return [x, y, x, y + 14]; // near the zenith: just below the marker
+  const k = (r - AOS_LABEL_INSET) / r;
+  return [x, y, x * k, y * k];
+}
+
 /** Sky plot of a pass: rings at 0°, 30°, 60°, the track, AOS marked, the satellite now. */
 export function SkyPlot(props: { path: readonly AzEl[]; now?: AzEl | null; aos?: AzEl | null; label?: string; class?: string }) {
   const points = useMemo(
@@ -25,7 +42,7 @@ export function SkyPlot(props: { path: readonly AzEl[]; now?: AzEl | null; aos?:
     [props.path],
   );
   const now = props.now && props.now.el_deg >= 0 ? skyXY(props.now) : null;
-  const aos = props.aos ? skyXY(props.aos) : null;
+  const aos = props.aos ? aosMark(props.aos) : null;
   return (
     <svg class={`sky ${props.class ?? ''}`} viewBox="-104 -104 208 208" role="img" aria-label={props.label ?? 'Sky plot, north up'}>
       <circle r="90" fill="none" stroke="var(--line)" stroke-width="1.5" />
@@ -39,7 +56,7 @@ export function SkyPlot(props: { path: readonly AzEl[]; now?: AzEl | null; aos?:
       {points && <polyline points={points} fill="none" stroke="var(--track)" stroke-width="3" stroke-linejoin="round" />}
       {aos && <circle cx={f1(aos[0])} cy={f1(aos[1])} r="5" fill="none" stroke="var(--warn)" stroke-width="2.5" data-aos />}
       {aos && (
-        <text x={f1(aos[0])} y={f1(aos[1]) - 8} text-anchor="middle" class="aos-label">
+        <text x={f1(aos[2])} y={f1(aos[3])} text-anchor="middle" dominant-baseline="central" class="aos-label" stroke="var(--bg)" stroke-width="3" paint-order="stroke">
           AOS
         </text>
       )}

@@ -3,6 +3,8 @@ import './tune.css';
 
 /** The fields of a frequency recommendation the screens show (spec part 2). */
 export interface Recommendation {
+  /** The satellite the pair is for (a screen shows it only beside that satellite). */
+  sat_id?: string;
   label: string;
   phase: string;
   mode: string;
@@ -20,6 +22,7 @@ export interface MatrixRow {
 }
 
 export interface Matrix {
+  sat_id?: string;
   active_phase: string;
   selected_column_index: number | null;
   columns: Array<{ index: number; label: string }>;

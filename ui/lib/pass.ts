@@ -65,3 +65,18 @@ export function positionAt(path: readonly PathSample[], t: number): Position | n
     range_km: a.range_km + (b.range_km - a.range_km) * f,
   };
 }
+
+export interface SatPass extends PassTimes {
+  sat_id: string;
+}
+
+/**
+ * Every satellite of `ids` with its first pass not yet ended (or null), passes under way first,
+ * then by AOS, satellites without a pass last in their given order: the tracked strip's order.
+ */
+export function nextPassBySat<P extends SatPass>(ids: readonly string[], passes: readonly P[], now: number): Array<{ sat_id: string; pass: P | null }> {
+  const rows = ids.map((sat_id) => ({ sat_id, pass: passes.find((p) => p.sat_id === sat_id && Date.parse(p.los) > now) ?? null }));
+  const key = (r: { pass: P | null }) => (r.pass ? Date.parse(r.pass.aos) : Infinity);
+  // Array.prototype.sort is stable, so equal keys (no pass) keep the tracked order.
+  return rows.sort((a, b) => key(a) - key(b));
+}

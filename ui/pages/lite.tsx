@@ -4,15 +4,16 @@ import { mount } from '../components/mount';
 import { NightToggle } from '../components/NightToggle';
 import { SkyPlot } from '../components/SkyPlot';
 import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
+import { StatusLine } from '../components/StatusLine';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
 import { compass, deg, km, shortName } from '../lib/format';
-import { passClock, positionAt } from '../lib/pass';
+import { nextPassBySat, passClock, positionAt } from '../lib/pass';
 import { staleness } from '../lib/stale';
 import { aprsLine, radioLine } from '../lib/summaries';
-import { clock, countdown, snapshotZone, zoneLabel } from '../lib/time';
+import { clock, countdown, snapshotZone, zoneLabel, type Zone } from '../lib/time';
 import './lite.css';
 
 /** Snapshot poll: the server caches it 15 s; 5 s keeps a tapped focus and pass edges prompt. */
@@ -22,10 +23,64 @@ function focusFromUrl(): string | null {
   return new URLSearchParams(location.search).get('sat_id');
 }
 
+/** Chips in the tracked strip before later passes stop being added (two rows at 480×320). */
+const LATER_SLOTS = 6;
+
 const snapshotUrl = (focus: string | null) => `/api/v1/lite/snapshot${focus ? `?sat_id=${encodeURIComponent(focus)}` : ''}`;
+
+/** A chip's name: the designator when the short name starts with one ("RS-44 & BREEZE-KM R/B" → "RS-44"). */
+function chipName(name: string): string {
+  const short = shortName(name);
+  return /^[A-Z]{1,3}-\d+\b/.exec(short)?.[0] ?? short;
+}
+
+/**
+ * Every tracked satellite, passes under way first then by AOS: its short name, elevation now,
+ * next AOS and peak (the small screen shows name and AOS; wider ones the rest). Tapping one
+ * makes it the focus.
+ */
+function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: number; zone: Zone; choose: (satId: string) => void }) {
+  const { s, now, zone } = props;
+  const names = new Map(s.satellites.map((m) => [m.sat_id, m.name]));
+  const el = new Map(s.tracks.map((t) => [t.sat_id, t.el_deg]));
+  const rows = nextPassBySat(s.trackedSatIds, s.passes, now);
+  // With few satellites tracked there is room for their later passes too (the brief's "next" row).
+  const shown = new Set(rows.map((r) => r.pass));
+  const later = s.passes.filter((p) => !shown.has(p) && Date.parse(p.los) > now).slice(0, Math.max(0, LATER_SLOTS - rows.length));
+  return (
+    <nav class="tracked" aria-label={`Tracked satellites and their next pass (${zoneLabel(zone)})`}>
+      {rows.map(({ sat_id, pass }) => {
+        const pc = pass ? passClock(pass, now) : null;
+        return (
+          <button
+            type="button"
+            key={sat_id}
+            class={`num ${pc?.tone ?? 'idle'}`}
+            aria-pressed={sat_id === props.subject}
+            onClick={() => props.choose(sat_id)}
+            data-tracked={sat_id}
+            data-pass={pass ? sat_id : undefined}
+          >
+            <b title={names.get(sat_id)}>{chipName(names.get(sat_id) ?? sat_id)}</b>
+            <span class="t-el" title="elevation now">{deg(el.get(sat_id), 0)}</span>
+            <span class="t-aos">{!pass ? 'no pass' : pc?.stage === 'during' ? 'in pass' : clock(pass.aos, zone)}</span>
+            {pass && <span class="t-max" title="maximum elevation">max {deg(pass.max_el_deg)}</span>}
+          </button>
+        );
+      })}
+      {later.map((p) => (
+        <button type="button" key={p.sat_id + p.aos} class="num later" onClick={() => props.choose(p.sat_id)} data-pass={p.sat_id} title={`later pass of ${p.name}`}>
+          {chipName(p.name)} <span class="t-aos">{clock(p.aos, zone)}</span>
+          <span class="t-max">max {deg(p.max_el_deg)}</span>
+        </button>
+      ))}
+    </nav>
+  );
+}
 
 function Page() {
   const [focus, setFocus] = useState(focusFromUrl);
+  const [openLine, setOpenLine] = useState<'radio' | 'aprs' | null>(null);
   const snap = usePoll<LiteSnapshot>(snapshotUrl(focus), POLL_MS, 'lite');
   const now = useNow();
   const s = snap.data;
@@ -36,39 +91,53 @@ function Page() {
   if (!s) return <Waiting class="lite" poll={snap} now={now} />;
   const zone = snapshotZone(s.timezone);
   const reference = staleness(snap.receivedAt, now, snap.offline) === 'reference';
+  // One subject (ui brief): the focus pass's satellite when there is one, and only its track,
+  // path and pair. The server already makes them agree; a cached snapshot from an older build
+  // may not, so nothing of another satellite is shown.
   const pass = s.focusPass;
+  const subject = pass?.sat_id ?? s.focusSatId;
+  const track = s.tracks.find((t) => t.sat_id === subject) ?? (s.focusTrack?.sat_id === subject ? s.focusTrack : null);
+  const path = s.focusPath.length && s.focusPath[0].sat_id === subject ? s.focusPath : [];
+  const recAny = s.frequencyRecommendation as Recommendation | null;
+  const matrixAny = s.frequencyMatrix as Matrix | null;
+  const rec = recAny?.sat_id === subject ? recAny : null;
+  const matrix = matrixAny?.sat_id === subject ? matrixAny : null;
+  const cue = s.focusCue?.sat_id === subject ? s.focusCue : null;
   const pc = pass ? passClock(pass, now) : null;
-  const track = s.focusTrack;
   // Between polls the position follows the focus path (sampled over the pass), else the last sample.
-  const pos = (pass && track && pass.sat_id === track.sat_id && positionAt(s.focusPath, now)) || track;
-  const path = s.focusPath;
+  const pos = (pass && positionAt(path, now)) || track;
   const first = path[0];
   const last = path[path.length - 1];
-  const name = track?.name ?? pass?.name ?? s.focusSatId ?? '—';
+  const meta = s.satellites.find((m) => m.sat_id === subject);
+  const name = track?.name ?? pass?.name ?? meta?.name ?? subject ?? '—';
   const setupDone = s.liteSettings.setup_complete;
-  const next = s.passes.filter((p) => !(pass && p.sat_id === pass.sat_id && p.aos === pass.aos)).slice(0, 8);
   const radio = radioLine(s.radioControl);
   const aprs = aprsLine(s.aprs);
-  const meta = s.satellites.find((m) => m.sat_id === (pass?.sat_id ?? s.focusSatId));
+  const toggle = (line: 'radio' | 'aprs') => () => setOpenLine(openLine === line ? null : line);
+  const locator = s.location.locator;
   return (
     <div class={`lite stage-${pc?.stage ?? 'none'}`}>
       <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
-      <section class={`focus ${pc?.tone ?? 'idle'}`} aria-live="off">
-        <div class="head">
-          <h1 class="name" data-focus-name>
-            {name}
-          </h1>
-          <div class="count">
-            <span class="count-label">{pc ? pc.label : 'no pass in 24 h'}</span>{' '}
-            {pc && pc.stage !== 'after' && (
-              <span class="count-value num" data-countdown>
-                {countdown(pc.remainingMs)}
-              </span>
-            )}
-          </div>
+      <section class={`focus ${pc?.tone ?? 'idle'}`} aria-live="off" data-subject={subject}>
+        <h1 class="name" data-focus-name title={name}>
+          {name}
+        </h1>
+        <div class="count">
+          {pc ? (
+            <span class="count-label">{pc.label}</span>
+          ) : (
+            <span class="count-label" data-no-pass>
+              no pass in 24 h
+            </span>
+          )}{' '}
+          {pc && pc.stage !== 'after' && (
+            <span class="count-value num" data-countdown>
+              {countdown(pc.remainingMs)}
+            </span>
+          )}
         </div>
         <div class="pos num">
-          Az {deg(pos?.az_deg)} El {deg(pos?.el_deg, 1)} {km(pos?.range_km)}
+          Az {deg(pos?.az_deg)} El {deg(pos?.el_deg, 1)} <span class="range">{km(pos?.range_km)}</span>
         </div>
         {pass && (
           <div class={`passinfo num ${reference ? 'idle' : ''}`}>
@@ -82,33 +151,26 @@ function Page() {
           </div>
         )}
       </section>
-      <aside class="side">
-        <SkyPlot class="lite-sky" path={path} now={pos} aos={s.focusCue ?? (first && pc?.stage === 'before' ? first : null)} label={`Sky plot of the ${shortName(name)} pass, north up`} />
-        <div class="row">
-          {/* Until setup is done the ISS is shown (the fallback) with a plain invitation; nothing redirects. */}
-          <a href="/lite/settings" class={`btn ${setupDone ? '' : 'invite'}`}>
-            {setupDone ? 'Satellites' : 'Choose satellites →'}
-          </a>
-        </div>
-      </aside>
-      <Tune class="lite-tune" rec={s.frequencyRecommendation as Recommendation | null} matrix={s.frequencyMatrix as Matrix | null} />
-      <nav class="next" aria-label="Next passes">
-        <span class="muted">next ({zoneLabel(zone)})</span>
-        {next.map((p) => (
-          <button type="button" key={p.sat_id + p.aos} class={`num ${passClock(p, now).tone}`} onClick={() => choose(p.sat_id)} data-pass={p.sat_id}>
-            {shortName(p.name)} {clock(p.aos, zone)} {deg(p.max_el_deg)}
-          </button>
-        ))}
-        {next.length === 0 && <span class="muted">no other passes in 24 h</span>}
-      </nav>
+      <div class="side" data-subject={subject}>
+        <SkyPlot class="lite-sky" path={path} now={pos} aos={cue ?? (first && pc?.stage === 'before' ? first : null)} label={`Sky plot of the ${shortName(name)} pass, north up`} />
+      </div>
+      <div class="tune-area" data-subject={subject}>
+        <Tune class="lite-tune" rec={rec} matrix={matrix} />
+      </div>
+      <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose} />
       <footer>
-        <span class={radio.tone} data-radio-line>
-          {radio.text}
-        </span>
-        <span class={aprs.tone} data-aprs-line>
-          {aprs.text}
-        </span>
+        <StatusLine text={radio.text} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
+        <StatusLine text={aprs.text} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
         <ElementAge ageH={meta?.epoch_age_h} />
+        {locator && (
+          <span class="muted locator" title="station locator (Maidenhead)" data-locator>
+            {locator}
+          </span>
+        )}
+        {/* Until setup is done the ISS is shown (the fallback) with a plain invitation; nothing redirects. */}
+        <a href="/lite/settings" class={`btn ${setupDone ? '' : 'invite'}`}>
+          {setupDone ? 'Satellites' : 'Choose satellites →'}
+        </a>
         <NightToggle />
       </footer>
     </div>

@@ -17,7 +17,7 @@ const sw = self as unknown as {
   addEventListener(type: 'install' | 'activate', fn: (e: ExtendableEventLike) => void): void;
   addEventListener(type: 'fetch', fn: (e: FetchEventLike) => void): void;
   skipWaiting(): Promise<void>;
-  clients: { claim(): Promise<void> };
+  clients: { claim(): Promise<void>; matchAll(o: { type: 'window'; includeUncontrolled: boolean }): Promise<Array<{ url: string }>> };
   location: Location;
 };
 
@@ -27,11 +27,28 @@ const DATA = 'satstation-data';
 const CACHED_AT = 'x-satstation-cached-at';
 const API_TIMEOUT_MS = 10_000;
 
+/**
+ * The pages open while the worker installs: the page that registered it was fetched before any
+ * worker existed, so without this its HTML is in no cache and the first reload while the
+ * appliance is down shows the browser's error page instead of the last data.
+ */
+async function cacheOpenPages(cache: Cache): Promise<void> {
+  const open = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const paths = new Set(open.map((c) => new URL(c.url)).filter((u) => u.origin === sw.location.origin).map((u) => u.pathname));
+  await Promise.all(
+    [...paths].map((path) =>
+      fetch(path, { credentials: 'same-origin' })
+        .then((res) => (res.ok ? cache.put(path, res) : undefined))
+        .catch(() => undefined), // a page that cannot be fetched now is cached on its next visit
+    ),
+  );
+}
+
 sw.addEventListener('install', (e) => {
   e.waitUntil(
     caches
       .open(SHELL)
-      .then((c) => c.addAll(__SW_ASSETS__))
+      .then((c) => Promise.all([c.addAll(__SW_ASSETS__), cacheOpenPages(c)]))
       .then(() => sw.skipWaiting()),
   );
 });
