@@ -73,6 +73,7 @@ export const LiteSnapshotSchema = v.object({
   frequencyMatrix: v.nullable(FrequencyMatrixSchema),
   location: v.object({
     ...ResolvedSchema.entries,
+    locator: Locator6Schema,
     requested_source: v.nullable(v.string()),
     tracking_source: v.string(),
     gps_fix_fresh: v.boolean(),
