@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { LiteSnapshot } from '../../src/station/lite-snapshot';
 import { mount } from '../components/mount';
@@ -39,7 +40,7 @@ function chipName(name: string): string {
  * next AOS and peak (the small screen shows name and AOS; wider ones the rest). Tapping one
  * makes it the focus.
  */
-function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: number; zone: Zone; choose: (satId: string) => void }) {
+function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: number; zone: Zone; choose: (satId: string) => void; children?: ComponentChildren }) {
   const { s, now, zone } = props;
   const names = new Map(s.satellites.map((m) => [m.sat_id, m.name]));
   const el = new Map(s.tracks.map((t) => [t.sat_id, t.el_deg]));
@@ -74,6 +75,7 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
           <span class="t-max">max {deg(p.max_el_deg)}</span>
         </button>
       ))}
+      {props.children}
     </nav>
   );
 }
@@ -157,7 +159,15 @@ function Page() {
       <div class="tune-area" data-subject={subject}>
         <Tune class="lite-tune" rec={rec} matrix={matrix} />
       </div>
-      <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose} />
+      <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose}>
+        {/* Until setup is done the ISS is shown (the fallback) with a plain invitation beside it,
+            where there is room for it; nothing redirects. */}
+        {!setupDone && (
+          <a href="/lite/settings" class="btn invite">
+            Choose satellites →
+          </a>
+        )}
+      </TrackedStrip>
       <footer>
         <StatusLine text={radio.text} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
         <StatusLine text={aprs.text} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
@@ -167,10 +177,11 @@ function Page() {
             {locator}
           </span>
         )}
-        {/* Until setup is done the ISS is shown (the fallback) with a plain invitation; nothing redirects. */}
-        <a href="/lite/settings" class={`btn ${setupDone ? '' : 'invite'}`}>
-          {setupDone ? 'Satellites' : 'Choose satellites →'}
-        </a>
+        {setupDone && (
+          <a href="/lite/settings" class="btn">
+            Satellites
+          </a>
+        )}
         <NightToggle />
       </footer>
     </div>
