@@ -96,7 +96,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
   }
   const guidanceSatId = fPass?.sat_id ?? focusSatId;
   const guidance = guidanceSatId
-    ? d.guidance.embed(guidanceSatId, now, fPass ?? undefined)
+    ? d.guidance.embed(guidanceSatId, now, fPass) // no workable pass: the live range rate, never a graze the screen does not show
     : { frequencyRecommendation: null, frequencyMatrix: null };
 
   const loc = req.location_source ? d.location.resolveFor(req.location_source) : d.location.resolved();

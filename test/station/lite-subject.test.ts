@@ -84,6 +84,8 @@ describe('lite snapshot: one subject, minimum elevation, locator', () => {
       assert.equal(b.focusPass, null);
       assert.equal(b.focusTrack!.sat_id, 'so-50');
       assert.deepEqual(subjects(b), ['so-50']);
+      // Its pair is the live reference, not cued to a pass the screen does not show.
+      assert.equal((b.frequencyRecommendation as { label?: string } | null)?.label, 'Reference');
     } finally {
       await setMinEl(5);
     }
