@@ -6,6 +6,7 @@ import type { RadioSettings } from './settings.js';
 import type { SerialDriver, PortListing } from './link/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
 import { rigPorts, type RigPorts } from './link/rig-port.js';
+import { RestorePoint, noSnapshot } from './restore-point.js';
 import type { LanHub } from './lan/lan-hub.js';
 import type { Vfo } from './rig.js';
 import { radioEligibility } from '../guidance/eligibility.js';
@@ -62,6 +63,8 @@ export class RadioService implements RadioStatusSource {
   readonly controller: RadioController;
   readonly tracker: AutoTracker;
   readonly sessions: RadioSessionService;
+  /** The rig as it was before the first manual write since connect (Apply now, pair, auto-track). */
+  private readonly restorePoint: RestorePoint;
   private readonly ports: RigPorts;
   private unsubscribe: () => void = () => {};
 
@@ -69,6 +72,7 @@ export class RadioService implements RadioStatusSource {
     const settings = () => d.store.get();
     this.ports = rigPorts({ serial: d.serial, lan: d.lan, timeouts: d.timeouts });
     this.controller = new RadioController({ clock: d.clock, ports: this.ports, settings, onDown: () => this.tracker.rigLost() });
+    this.restorePoint = new RestorePoint(this.controller);
     this.tracker = new AutoTracker({ clock: d.clock, controller: this.controller, profile: (id) => d.guidance.profile(id), rangeRate: d.rangeRate });
     this.sessions = new RadioSessionService({
       clock: d.clock,
@@ -137,6 +141,7 @@ export class RadioService implements RadioStatusSource {
 
   async disconnect(): Promise<void> {
     this.tracker.stop();
+    this.restorePoint.drop();
     await this.controller.disconnect();
     this.d.claims?.release(CLAIM);
   }
@@ -168,6 +173,7 @@ export class RadioService implements RadioStatusSource {
     if (!e.is_eligible) throw badRequest(`pair not eligible for radio control: ${e.eligibility_reason}`, { eligibility_reason: e.eligibility_reason }, 'not_eligible');
     this.requireFree('A manual pair');
     this.controller.requireRig();
+    await this.restorePoint.captureOnce();
     this.tracker.stop();
     const pair = { rx_hz: p.downlink_hz, rx_mode: p.downlink_mode ?? 'FM', tx_hz: p.uplink_hz, tx_mode: p.uplink_mode ?? 'FM' };
     await this.controller.writePair(pair, { satellite: false, what: 'manual pair' });
@@ -185,6 +191,7 @@ export class RadioService implements RadioStatusSource {
     const e = radioEligibility(rec);
     if (!e.is_eligible) throw badRequest(`${b.sat_id} is not eligible for radio control: ${e.eligibility_reason}`, { eligibility_reason: e.eligibility_reason }, 'not_eligible');
     this.controller.requireRig();
+    await this.restorePoint.captureOnce();
     this.tracker.stop();
     const modes = b.apply_mode_and_tone ?? this.settings().default_apply_mode_and_tone;
     const tx = this.controller.txAllowed(rec.uplink_hz) ? rec.uplink_hz : null;
@@ -205,6 +212,8 @@ export class RadioService implements RadioStatusSource {
     const rec = this.recommendation(sat_id, undefined, undefined, column);
     const e = radioEligibility(rec);
     if (!e.is_eligible) throw badRequest(`${sat_id} is not eligible for radio control: ${e.eligibility_reason}`, { eligibility_reason: e.eligibility_reason }, 'not_eligible');
+    this.controller.requireRig();
+    await this.restorePoint.captureOnce();
     return this.tracker.start({
       sat_id,
       interval_ms: interval_ms ?? this.settings().auto_track_interval_ms,
@@ -219,6 +228,20 @@ export class RadioService implements RadioStatusSource {
       throw new AppError(409, 'session_owns_rig', 'the pass-pinned session is tracking: POST /api/v1/radio/session/stop to end it');
     }
     this.tracker.stop();
+  }
+
+  /**
+   * POST /radio/restore: the rig put back as it was before the first manual write since connect
+   * (auto-track stops first; the pass session, which restores its own snapshot, must end first).
+   */
+  async restore(): Promise<boolean> {
+    this.requireFree('Restoring the rig');
+    this.controller.requireRig();
+    if (!this.restorePoint.available) throw noSnapshot();
+    this.tracker.stop();
+    const restored = await this.restorePoint.restore();
+    this.controller.patch({ control_mode: 'idle', active_sat_id: null });
+    return restored;
   }
 
   selectSession(b: SessionSelect) {
@@ -244,7 +267,7 @@ export class RadioService implements RadioStatusSource {
   private requireFree(what: string): void {
     if (this.sessions.holdsRig()) {
       const s = this.sessions.view();
-      throw new AppError(409, 'session_owns_rig', `${what} is refused: the pass-pinned session holds the rig (${s.screen_state}); stop or confirm it first`);
+      throw new AppError(409, 'session_owns_rig', `${what} is refused: the pass-pinned session holds the rig (${s.screen_state}); stop the session, or end its test (POST /api/v1/radio/session/test/confirm), first`);
     }
   }
 }

@@ -58,6 +58,7 @@ export const RadioRuntimeSchema = v.object({
   }),
   capabilities: v.nullable(CapabilitiesSchema),
   auto_track: v.nullable(AutoTrackStatusSchema),
+  restore_available: v.pipe(v.boolean(), v.description('true while POST /api/v1/radio/restore can put the rig back as it was before the first manual apply, pair or auto-track')),
 });
 
 export const TestPairSchema = v.object({
@@ -134,6 +135,8 @@ export const ApplyResponseSchema = v.object({
     tx_blocked_reason: v.nullable(v.string()),
   }),
 });
+
+export const RestoreResponseSchema = v.object({ runtime: RadioRuntimeSchema, restored: v.boolean() });
 
 export const AutoTrackBodySchema = v.object({
   sat_id: satId(),

@@ -20,6 +20,8 @@ export interface RadioRuntime {
   capabilities: RuntimeCapabilities | null;
   /** The auto-track loop while it runs (null otherwise). */
   auto_track: AutoTrackStatus | null;
+  /** A snapshot from before the first manual apply/pair/auto-track since connect waits to be put back (POST /radio/restore). */
+  restore_available: boolean;
 }
 
 export interface RuntimeCapabilities {
@@ -78,6 +80,7 @@ export const defaultRadioRuntime = (): RadioRuntime => ({
   raw_state: { selected_vfo: null, split_enabled: null, scope_enabled: null },
   capabilities: null,
   auto_track: null,
+  restore_available: false,
 });
 
 export const defaultRadioSession = (): RadioSession => ({

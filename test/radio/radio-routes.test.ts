@@ -71,7 +71,12 @@ describe('radio routes against an IC-705 (rigA)', () => {
     f.sim.clearLog();
     const r = await f.s.post('/api/v1/radio/pair', { uplink_hz: 145_990_000, downlink_hz: 435_800_000, uplink_mode: 'LSB', downlink_mode: 'USB' });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(wire(f.sim), ['07 00', '0F 00', '25 00 00 00 80 35 04', '26 00 01 00 01', '25 01 00 00 99 45 01', '26 01 00 00 01', '0F 01']);
+    // The first manual write since connect reads a snapshot first (POST /radio/restore puts it
+    // back): reads only, then the pair in the spec order.
+    const w = wire(f.sim);
+    assert.deepEqual(w.slice(-7), ['07 00', '0F 00', '25 00 00 00 80 35 04', '26 00 01 00 01', '25 01 00 00 99 45 01', '26 01 00 00 01', '0F 01']);
+    assert.ok(w.slice(0, -7).includes('14 03'), 'the squelch read for the snapshot');
+    assert.equal(r.body.runtime.restore_available, true);
     assert.equal(f.sim.state.vfoA.freq, 435_800_000);
     assert.equal(f.sim.state.vfoA.mode, 'USB');
     assert.equal(f.sim.state.vfoB.freq, 145_990_000);

@@ -15,6 +15,7 @@ import {
   RadioRuntimeSchema,
   RadioSessionSchema,
   RadioStateSchema,
+  RestoreResponseSchema,
   SessionRuntimeSchema,
   SessionSelectBodySchema,
   TestPairBodySchema,
@@ -83,6 +84,10 @@ export function radioRoutes(s: Services): RouteDef[] {
       r.stopAutoTrack();
       return { runtime: r.runtime(), auto_track: null };
     }),
+    post('/restore', 'Put the rig back as it was before the first manual apply, pair or auto-track since connect (squelch, scope, split, VFOs, modes, tone); 409 no_snapshot when there is none', RestoreResponseSchema, async () => {
+      const restored = await r.restore();
+      return { runtime: r.runtime(), restored };
+    }, { clearsLiteCache: true }),
     route({
       method: 'GET',
       path: '/api/v1/radio/session',
