@@ -87,7 +87,7 @@ export function radioRoutes(s: Services): RouteDef[] {
     post('/restore', 'Put the rig back as it was before the first manual apply, pair or auto-track since connect (squelch, scope, split, VFOs, modes, tone); 409 no_snapshot when there is none', RestoreResponseSchema, async () => {
       const restored = await r.restore();
       return { runtime: r.runtime(), restored };
-    }, { clearsLiteCache: true }),
+    }), // like /pair and /apply, not on the spec's lite-cache clearing list
     route({
       method: 'GET',
       path: '/api/v1/radio/session',
