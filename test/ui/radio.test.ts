@@ -9,7 +9,8 @@ import { systemClock } from '../../src/util/clock.js';
 
 // /radio in Chromium against the real server, which drives a simulated rig over a pty through
 // serialport: connect, readback, a VFO write, a manual pair (and an out-of-band one the server
-// refuses without touching the rig), the session select → test → confirm, the layouts.
+// refuses without touching the rig), the session select → test → release, Apply now's note and
+// "restore the rig as it was", the layouts.
 // Real time throughout: the serial exchange and the session's pass times run on the wall clock.
 
 const skip = browserSkipReason() ?? false;
@@ -19,6 +20,8 @@ const rig = (kind: RigKind) => rigFixture({ kind, clock: systemClock, connect: f
 type Rig = RigFixture;
 
 const text = (page: Page, sel: string) => page.locator(sel).first().innerText();
+/** The button that ends a session test (POST /session/test/confirm), named for what it does. */
+const releaseRig = (page: Page) => page.getByRole('button', { name: 'Release rig (restore)', exact: true });
 /** A 400 the test provokes on purpose is not a page problem. */
 const unexpected = (errors: string[]) => errors.filter((e) => !/HTTP 400: POST .*\/api\/v1\/radio\/pair|status of 400/.test(e));
 
@@ -94,9 +97,18 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     // Session: nothing selected, so only picking a pass is possible.
     assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Clear', exact: true }).isDisabled(), true);
-    // The first listed pass that the rig may work (V/U) and that lasts the test out (real clock).
+    // Upcoming passes show the whole pair: downlink and uplink with their modes.
     const buttons = page.locator('.radio-passes button');
     await buttons.first().waitFor();
+    for (const pairText of await page.locator('.radio-passes [data-pass-pair]').allInnerTexts()) {
+      assert.match(pairText, /↓ \d+\.\d{3} \d{3} [A-Z-]+ · ↑ (\d+\.\d{3} \d{3} [A-Z-]+|none)/, pairText);
+    }
+    assert.equal(await page.locator('.radio-passes [data-pass-pair]').count(), await buttons.count(), 'every listed pass shows its pair');
+    // The operator picks a satellite in the Apply selector before pinning a pass (the last listed).
+    const trackSat = page.locator('#track-sat');
+    const optionValues = await trackSat.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await trackSat.selectOption(optionValues[optionValues.length - 1]);
+    // The first listed pass that the rig may work (V/U) and that lasts the test out (real clock).
     let sat = '';
     for (let i = 0; i < (await buttons.count()) && !sat; i++) {
       const b = buttons.nth(i);
@@ -111,25 +123,31 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     await page.locator('[data-session-sat]').waitFor();
     await page.locator('[data-test-pair]').waitFor();
     assert.match(await text(page, '[data-countdown]'), /AOS in|LOS in/);
-    assert.equal(await page.getByRole('button', { name: 'Confirm', exact: true }).isDisabled(), true);
+    assert.equal(await releaseRig(page).isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled(), true);
     assert.equal((await f.s.get('/api/v1/radio/session')).body.session.selected_sat_id, sat);
+    // Pinning a satellite shows it in the Apply selector too, over the operator's earlier pick.
+    await until(async () => (await trackSat.inputValue()) === sat, `the selector shows the pinned ${sat}`);
 
     f.sim.clearLog();
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.locator('[data-screen-state]', { hasText: 'test' }).waitFor();
     assert.match(await text(page, '[data-control-state]'), /test applied/);
+    assert.equal(await text(page, '.radio-session [role=status]'), 'test applied', 'one chip, no word twice');
     assert.ok(f.sim.log.length > 0, 'the test pair went to the rig');
     const pair = (await f.s.get('/api/v1/radio/session')).body.session.test_pair;
     await until(() => f.sim.state.vfoA.freq === pair.downlink_hz, 'test downlink on VFO A');
-    // While the test holds the rig: Confirm only; writes elsewhere wait.
-    assert.equal(await page.getByRole('button', { name: 'Confirm', exact: true }).isEnabled(), true);
+    // While the test holds the rig: releasing it only; writes elsewhere wait.
+    assert.equal(await page.getByRole('button', { name: 'Confirm', exact: true }).count(), 0, 'no "Confirm" that reads like "go ahead"');
+    assert.equal(await releaseRig(page).isEnabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Set VFO' }).isDisabled(), true);
+    await page.locator('#rs').scrollIntoViewIfNeeded();
     await screenshot(page, 'radio-session-test-800x480');
 
-    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await releaseRig(page).click();
     await page.locator('[data-screen-state]', { hasText: 'released' }).waitFor();
+    assert.equal(await text(page, '.radio-session [role=status]'), 'released', 'not "released released"');
     // The snapshot taken before the test is back on the rig.
     await until(() => f.sim.state.vfoA.freq === 437_800_000 && f.sim.state.vfoB.freq === 145_990_000, 'rig restored after confirm');
     assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isEnabled(), true);
@@ -140,6 +158,9 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     await page.locator('.radio-session button[data-armed]').click();
     await page.locator('[data-screen-state]', { hasText: /armed|active/ }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).isEnabled(), true);
+    // While the session holds the rig, the Apply selector shows its satellite and stays there.
+    assert.equal(await trackSat.inputValue(), sat);
+    assert.equal(await trackSat.isDisabled(), true);
     await screenshot(page, 'radio-session-armed-800x480');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.locator('.radio-session button[data-armed]').click();
@@ -151,6 +172,61 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     assert.equal((await f.s.get('/api/v1/radio/session')).body.session.selected_sat_id, null);
 
     assert.deepEqual(unexpected(problems.errors), []);
+    await context.close();
+  });
+
+  it('says what Apply now does to the rig before the first apply, and restores the rig as it was', async () => {
+    const { context, page, problems } = await openPage(browser, VIEWPORTS[1]);
+    await page.goto(f.s.base + '/radio', { waitUntil: 'networkidle' });
+    // A fresh connection: the snapshot is taken before the first apply since connect.
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Connect' }).waitFor();
+    Object.assign(f.sim.state, { squelch: 96, split: false });
+    Object.assign(f.sim.state.vfoA, { freq: 14_074_000, mode: 'USB' });
+    Object.assign(f.sim.state.vfoB, { freq: 7_074_000, mode: 'LSB' });
+    f.sim.state.scope.on = false;
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+
+    const note = page.locator('[data-apply-note]');
+    assert.match(await note.innerText(), /squelch 0.*scope on.*split/);
+    assert.equal(await page.locator('[data-restore]').count(), 0, 'nothing to restore yet');
+    await note.scrollIntoViewIfNeeded();
+    await screenshot(page, 'radio-apply-note-800x480');
+
+    // Apply the first listed satellite the rig may work (the list follows the real clock).
+    const values = await page.locator('#track-sat option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    let applied = false;
+    for (const v of values) {
+      await page.selectOption('#track-sat', v);
+      const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/v1/radio/apply')), page.getByRole('button', { name: 'Apply now' }).click()]);
+      if (answer.status() === 200) {
+        applied = true;
+        break;
+      }
+    }
+    assert.ok(applied, 'one listed satellite applied');
+    await until(() => f.sim.state.squelch === 0 && f.sim.state.scope.on && f.sim.state.split, 'apply opened the squelch, turned the scope on, set split');
+    const restore = page.getByRole('button', { name: 'Restore the rig as it was' });
+    await restore.waitFor();
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
+      await restore.scrollIntoViewIfNeeded();
+      await screenshot(page, `radio-restore-offered-${vp.name}`);
+      assert.ok((await horizontalOverflow(page)) <= 0, `wider than ${vp.name}`);
+    }
+
+    await restore.click();
+    await page.locator('[data-outcome="track"].ok', { hasText: 'rig restored' }).waitFor();
+    assert.equal(f.sim.state.squelch, 96);
+    assert.equal(f.sim.state.scope.on, false);
+    assert.equal(f.sim.state.split, false);
+    assert.equal(f.sim.state.vfoA.freq, 14_074_000);
+    assert.equal(f.sim.state.vfoB.freq, 7_074_000);
+    await restore.waitFor({ state: 'detached' });
+    await screenshot(page, 'radio-restored-1280x800');
+    // A satellite outside the rig bands answers 400 on purpose: not a page problem.
+    assert.deepEqual(problems.errors.filter((e) => !/HTTP 400: POST .*\/api\/v1\/radio\/apply|status of 400/.test(e)), []);
     await context.close();
   });
 

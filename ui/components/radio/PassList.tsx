@@ -8,13 +8,13 @@ export interface UpcomingPass {
   aos: string;
   los: string;
   max_el_deg: number;
-  frequencyRecommendation: { downlink_hz: number; downlink_mode: string; uplink_hz: number; uplink_mode: string } | null;
+  frequencyRecommendation: { downlink_hz: number; downlink_mode: string; uplink_hz: number | null; uplink_mode: string; ctcss_hz?: number | null } | null;
 }
 
 /** Passes shown to pick from: the next ones; the rest are further away than a session needs. */
 const SHOWN = 8;
 
-/** Upcoming passes with frequency guidance as big buttons: the pass to pin a session to. */
+/** Upcoming passes with frequency guidance as big buttons (the whole pair: a session works both legs): the pass to pin a session to. */
 export function PassList(props: { passes: UpcomingPass[]; now: number; zone: Zone; selected: { sat_id: string | null; aos: string | null }; disabled: boolean; onPick(p: UpcomingPass): void }) {
   const { now, zone } = props;
   const upcoming = props.passes.filter((p) => Date.parse(p.los) > now).slice(0, SHOWN);
@@ -35,8 +35,9 @@ export function PassList(props: { passes: UpcomingPass[]; now: number; zone: Zon
                 {clock(aos, zone)} <span class={now >= aos ? 'ok' : soon ? 'warn' : 'muted'}>{when}</span> · {Math.round(p.max_el_deg)}°
               </span>
               {rec && (
-                <span class="num muted">
-                  ↓ {rigMhz(rec.downlink_hz)} {rec.downlink_mode}
+                <span class="num muted" data-pass-pair>
+                  ↓ {rigMhz(rec.downlink_hz)} {rec.downlink_mode} · {rec.uplink_hz ? `↑ ${rigMhz(rec.uplink_hz)} ${rec.uplink_mode}` : '↑ none (receive only)'}
+                  {rec.ctcss_hz != null && ` · ${rec.ctcss_hz.toFixed(1)} Hz`}
                 </span>
               )}
             </button>

@@ -3,7 +3,8 @@ import { clock, countdown, day, type Zone } from '../../lib/time';
 import { ConfirmButton } from '../ConfirmButton';
 import { StatusBadge, type Tone } from '../StatusBadge';
 import { PassList, type UpcomingPass } from './PassList';
-import { OutcomeLine, rigMhz, words, type Radio, type RadioSession } from './useRadio';
+import { OutcomeLine, rigMhz, type Radio, type RadioSession } from './useRadio';
+import { sessionStatusText } from './session-status';
 
 type Screen = RadioSession['screen_state'];
 
@@ -14,6 +15,9 @@ export const SESSION_ACTIONS: Record<'test' | 'start' | 'confirm' | 'stop', read
   confirm: ['test'],
   stop: ['armed', 'active'],
 };
+
+/** The test's way out, named for what it does (the route is still /session/test/confirm). */
+export const RELEASE = 'Release rig (restore)';
 
 const TONE: Record<Screen, Tone> = { idle: 'idle', test: 'warn', armed: 'warn', active: 'ok', released: 'idle', completed: 'idle' };
 
@@ -42,8 +46,8 @@ function PassClock(props: { aos: number; los: number; now: number }) {
 }
 
 /**
- * The pass-pinned session: pick an upcoming pass, apply its test pair, confirm (control is
- * released and the rig put back), arm or start tracking, stop, clear. Each button is enabled
+ * The pass-pinned session: pick an upcoming pass, apply its test pair, release it (the rig is
+ * put back as it was), arm or start tracking, stop, clear. Each button is enabled
  * only where the server allows it; a line says why the others are not.
  */
 export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: UpcomingPass[]; now: number; zone: Zone }) {
@@ -85,11 +89,10 @@ export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: Upcom
       <h2 id="rs">Pass session</h2>
       <p class="row">
         <StatusBadge tone={TONE[s.screen_state]}>
-          <span data-screen-state>{s.screen_state}</span>
+          <span data-session-status data-screen-state={s.screen_state} data-control-state={s.control_state}>
+            {sessionStatusText(s.screen_state, s.control_state)}
+          </span>
         </StatusBadge>
-        <span class="muted" data-control-state>
-          {words(s.control_state)}
-        </span>
         {selected && <StatusBadge tone={s.is_eligible ? 'ok' : 'bad'}>{s.is_eligible ? 'eligible' : 'not eligible'}</StatusBadge>}
       </p>
       {selected && (
@@ -120,11 +123,12 @@ export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: Upcom
         </p>
       )}
       <div class="row radio-actions">
-        <button type="button" disabled={!canTest} onClick={() => r.act('session', '/session/test', {}, 'test pair applied: check the rig, then Confirm')}>
+        <button type="button" disabled={!canTest} onClick={() => r.act('session', '/session/test', {}, `test pair applied: check the rig, then ${RELEASE}`)}>
           Test
         </button>
-        <button type="button" disabled={!from('confirm') || busy} onClick={() => r.act('session', '/session/test/confirm', {}, 'confirmed: control released, rig restored')}>
-          Confirm
+        {/* POST /session/test/confirm ends the test: it hands the rig back, it does not go ahead. */}
+        <button type="button" disabled={!from('confirm') || busy} onClick={() => r.act('session', '/session/test/confirm', {}, 'test ended: control released, rig restored')}>
+          {RELEASE}
         </button>
         <ConfirmButton
           label={now < aos ? 'Arm' : 'Start'}

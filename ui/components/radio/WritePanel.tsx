@@ -53,7 +53,7 @@ export function WritePanel({ r }: { r: Radio }) {
   return (
     <section class="panel" aria-labelledby="rw">
       <h2 id="rw">Write</h2>
-      {sessionHolds && <p class="muted">The pass session holds the rig: stop or confirm it first.</p>}
+      {sessionHolds && <p class="muted">The pass session holds the rig: stop it, or end its test with “Release rig”, first.</p>}
       <form class="radio-form" onSubmit={writeVfo} aria-label="Direct VFO write">
         <h3>One VFO</h3>
         <div class="radio-fields">
