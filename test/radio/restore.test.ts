@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rigFixture, type RigFixture } from './rig-fixture.js';
+import { assertOperatorState, rigFixture, setOperatorState, type RigFixture } from './rig-fixture.js';
 
 // "Restore the rig as it was": Apply now, a manual pair and auto-track open the squelch, turn
 // the scope on and set split. The first of them since connect snapshots the rig; POST
@@ -9,31 +9,6 @@ import { rigFixture, type RigFixture } from './rig-fixture.js';
 describe('POST /api/v1/radio/restore (IC-705)', () => {
   let f: RigFixture;
   const runtime = async () => (await f.s.get('/api/v1/radio/state')).body.runtime;
-  /** The operator's own settings, none of which a satellite apply keeps. */
-  const operatorState = () => {
-    f.sim.state.vfoA.freq = 14_074_000;
-    f.sim.state.vfoA.mode = 'USB';
-    f.sim.state.vfoB.freq = 7_074_000;
-    f.sim.state.vfoB.mode = 'LSB';
-    f.sim.state.split = false;
-    f.sim.state.squelch = 96;
-    f.sim.state.scope.on = false;
-    f.sim.state.scope.mode = 'fixed';
-    f.sim.state.scope.spanHalfHz = 25_000;
-  };
-  const assertOperatorState = () => {
-    assert.equal(f.sim.state.squelch, 96, 'squelch back');
-    assert.equal(f.sim.state.scope.on, false, 'scope back off');
-    assert.equal(f.sim.state.scope.mode, 'fixed', 'scope mode back');
-    assert.equal(f.sim.state.scope.spanHalfHz, 25_000, 'scope span back');
-    assert.equal(f.sim.state.split, false, 'split back off');
-    assert.equal(f.sim.state.vfoA.freq, 14_074_000);
-    assert.equal(f.sim.state.vfoA.mode, 'USB');
-    assert.equal(f.sim.state.vfoB.freq, 7_074_000);
-    assert.equal(f.sim.state.vfoB.mode, 'LSB');
-    assert.equal(f.sim.state.selected, 'A');
-  };
-
   before(async () => {
     f = await rigFixture();
   });
@@ -48,7 +23,7 @@ describe('POST /api/v1/radio/restore (IC-705)', () => {
   });
 
   it('Apply now changes squelch, scope and split; restore puts back the rig as it was before the first apply', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const a = await f.s.post('/api/v1/radio/apply', { sat_id: 'iss' });
     assert.equal(a.status, 200, JSON.stringify(a.body));
     assert.equal(f.sim.state.squelch, 0);
@@ -67,7 +42,7 @@ describe('POST /api/v1/radio/restore (IC-705)', () => {
     assert.equal(r.body.runtime.restore_available, false, 'the snapshot is used up');
     assert.equal(r.body.runtime.control_mode, 'idle');
     assert.equal(r.body.runtime.active_sat_id, null);
-    assertOperatorState();
+    assertOperatorState(f.sim);
 
     const again = await f.s.post('/api/v1/radio/restore');
     assert.equal(again.status, 409);
@@ -75,18 +50,18 @@ describe('POST /api/v1/radio/restore (IC-705)', () => {
   });
 
   it('a manual pair snapshots too', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const p = await f.s.post('/api/v1/radio/pair', { uplink_hz: 145_990_000, downlink_hz: 435_800_000 });
     assert.equal(p.status, 200, JSON.stringify(p.body));
     assert.equal(f.sim.state.split, true);
     assert.equal(p.body.runtime.restore_available, true);
     const r = await f.s.post('/api/v1/radio/restore');
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assertOperatorState();
+    assertOperatorState(f.sim);
   });
 
   it('auto-track: restore stops the loop, then puts the rig back', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const t = await f.s.post('/api/v1/radio/auto-track/start', { sat_id: 'iss', interval_ms: 60_000 });
     assert.equal(t.status, 200, JSON.stringify(t.body));
     assert.equal(f.sim.state.squelch, 0);
@@ -95,11 +70,11 @@ describe('POST /api/v1/radio/restore (IC-705)', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.runtime.auto_track, null);
     assert.equal(r.body.runtime.control_mode, 'idle');
-    assertOperatorState();
+    assertOperatorState(f.sim);
   });
 
   it('the pass session holds the rig: restore waits for it (409), its own snapshot is its own', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     await f.s.post('/api/v1/radio/apply', { sat_id: 'iss' });
     const passes = await f.s.app.services.orbit.passesWhenReady({ from_ms: f.clock.now(), hours: 24, min_max_el_deg: 5, sat_ids: ['iss'], include_ongoing: false });
     const p = passes[0];
@@ -113,12 +88,12 @@ describe('POST /api/v1/radio/restore (IC-705)', () => {
     assert.equal(f.sim.state.squelch, 0, 'the session put back the applied state it found');
     const r = await f.s.post('/api/v1/radio/restore');
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assertOperatorState();
+    assertOperatorState(f.sim);
     await f.s.post('/api/v1/radio/session/clear');
   });
 
   it('disconnect drops the snapshot: the next connection may be another rig state', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     await f.s.post('/api/v1/radio/apply', { sat_id: 'iss' });
     assert.equal((await runtime()).restore_available, true);
     const d = await f.s.post('/api/v1/radio/disconnect');

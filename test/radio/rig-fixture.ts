@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { CivRigSim, type RigKind } from '../sims/civ-rig.js';
@@ -67,3 +68,30 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
 /** The command bytes of every frame the rig received since the log was cleared, as "07 00" strings. */
 export const wire = (sim: CivRigSim): string[] =>
   sim.log.map((e) => [e.cmd, ...e.data].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(' '));
+
+/** The operator's own rig state before the appliance touches it: none of it survives a satellite apply. */
+export function setOperatorState(sim: CivRigSim): void {
+  sim.state.vfoA.freq = 14_074_000;
+  sim.state.vfoA.mode = 'USB';
+  sim.state.vfoB.freq = 7_074_000;
+  sim.state.vfoB.mode = 'LSB';
+  sim.state.split = false;
+  sim.state.squelch = 96;
+  sim.state.scope.on = false;
+  sim.state.scope.mode = 'fixed';
+  sim.state.scope.spanHalfHz = 25_000;
+}
+
+/** The rig is back exactly as setOperatorState left it, VFO A selected. */
+export function assertOperatorState(sim: CivRigSim): void {
+  assert.equal(sim.state.squelch, 96, 'squelch back');
+  assert.equal(sim.state.scope.on, false, 'scope back off');
+  assert.equal(sim.state.scope.mode, 'fixed', 'scope mode back');
+  assert.equal(sim.state.scope.spanHalfHz, 25_000, 'scope span back');
+  assert.equal(sim.state.split, false, 'split back off');
+  assert.equal(sim.state.vfoA.freq, 14_074_000);
+  assert.equal(sim.state.vfoA.mode, 'USB');
+  assert.equal(sim.state.vfoB.freq, 7_074_000);
+  assert.equal(sim.state.vfoB.mode, 'LSB');
+  assert.equal(sim.state.selected, 'A');
+}

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rigFixture, until, type RigFixture } from './rig-fixture.js';
+import { assertOperatorState, rigFixture, setOperatorState, until, type RigFixture } from './rig-fixture.js';
 import { FixedClock } from '../../src/util/clock.js';
 import type { PassEvent } from '../../src/orbit/types.js';
 
@@ -18,26 +18,6 @@ describe('radio session', () => {
   let clock: FixedClock;
   let passes: PassEvent[];
   const session = async () => (await f.s.get('/api/v1/radio/session')).body;
-  /** The operator's own rig state before the appliance touches it. */
-  const operatorState = () => {
-    f.sim.state.vfoA.freq = 14_074_000;
-    f.sim.state.vfoA.mode = 'USB';
-    f.sim.state.vfoB.freq = 7_074_000;
-    f.sim.state.vfoB.mode = 'LSB';
-    f.sim.state.split = false;
-    f.sim.state.squelch = 96;
-    f.sim.state.scope.on = false;
-  };
-  const assertRestored = () => {
-    assert.equal(f.sim.state.vfoA.freq, 14_074_000);
-    assert.equal(f.sim.state.vfoA.mode, 'USB');
-    assert.equal(f.sim.state.vfoB.freq, 7_074_000);
-    assert.equal(f.sim.state.vfoB.mode, 'LSB');
-    assert.equal(f.sim.state.split, false);
-    assert.equal(f.sim.state.squelch, 96);
-    assert.equal(f.sim.state.scope.on, false);
-  };
-
   before(async () => {
     clock = new FixedClock(Date.parse('2026-08-22T12:00:00Z'));
     f = await rigFixture({ clock });
@@ -65,7 +45,7 @@ describe('radio session', () => {
   });
 
   it('select → test → confirm: test pair applied from a snapshot, then the rig restored and released', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const p = passes[0];
     const sel = await f.s.post('/api/v1/radio/session/select', selectBody(p));
     assert.equal(sel.status, 200, JSON.stringify(sel.body));
@@ -100,11 +80,11 @@ describe('radio session', () => {
     assert.equal(c.body.session.control_state, 'released');
     assert.equal(c.body.session.selected_sat_id, 'iss', 'stays pinned');
     assert.equal(c.body.runtime.control_mode, 'idle');
-    assertRestored();
+    assertOperatorState(f.sim);
   });
 
   it('start before AOS arms; AOS starts tracking; the pass is tracked; LOS ends it with the rig restored', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const p = passes[0];
     const st = await f.s.post('/api/v1/radio/session/start');
     assert.equal(st.status, 200, JSON.stringify(st.body));
@@ -138,11 +118,11 @@ describe('radio session', () => {
     assert.equal(end.session.ended_reason, 'LOS');
     assert.equal(end.runtime.control_mode, 'idle');
     assert.equal(end.runtime.auto_track, null);
-    assertRestored();
+    assertOperatorState(f.sim);
   });
 
   it('start mid-pass tracks at once; stop releases and restores', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const p = passes[1];
     assert.equal((await f.s.post('/api/v1/radio/session/select', selectBody(p))).status, 200);
     clock.set(p.tca_ms);
@@ -158,13 +138,13 @@ describe('radio session', () => {
     assert.equal(stop.body.session.screen_state, 'released');
     assert.equal(stop.body.session.control_state, 'released');
     assert.equal(stop.body.runtime.control_mode, 'idle');
-    assertRestored();
+    assertOperatorState(f.sim);
     const late = await f.s.post('/api/v1/radio/session/stop');
     assert.equal(late.status, 409);
   });
 
   it('a restore that fails never fails the request: released, the reason in last_error', async () => {
-    operatorState();
+    setOperatorState(f.sim);
     const p = passes[2];
     assert.equal((await f.s.post('/api/v1/radio/session/select', selectBody(p))).status, 200);
     clock.set(p.tca_ms);
