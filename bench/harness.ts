@@ -11,6 +11,11 @@ export interface BudgetLine {
   budget: number;
   /** 'max': value must stay at or below budget; 'min': at or above. */
   kind?: 'max' | 'min';
+  /**
+   * false: the figure was measured at Pi speed (bench/pi-speed.bench.ts) and `budget` is already
+   * the Pi's, checked as written on any target (scaling it again would allow 100×).
+   */
+  scaled?: false;
   note?: string;
 }
 
@@ -99,7 +104,7 @@ export const isTime = (unit: string) => TIME_UNITS.has(unit);
  * same run stay as written.
  */
 export function budgetInForce(l: BudgetLine): number {
-  if (!isTime(l.unit) || profile.timeScale === 1) return l.budget;
+  if (!isTime(l.unit) || profile.timeScale === 1 || l.scaled === false) return l.budget;
   return (l.kind ?? 'max') === 'max' ? l.budget * profile.timeScale : l.budget / profile.timeScale;
 }
 

@@ -2,6 +2,7 @@
 //   npm run bench -- [filter...] [--quick] [--json FILE] [--compare OLD.json] [--target dev|pi]
 //   node dist/bench.mjs [the same]            (the deployable artifact: no dev dependencies)
 //   node dist/bench.mjs --compare OLD.json --to NEW.json   (ratios of two files, nothing run)
+//   npm run bench -- --pi-speed               (only the server capped to a tenth of one core)
 // Exit status 1 when a budget is missed or a suite fails; sections that cannot run here are
 // printed as skipped and do not count.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'lan', load: async () => (await import('./lan.bench.js')).lanSuite },
   { id: 'robustness', load: async () => (await import('./robustness.bench.js')).robustnessSuite },
   { id: 'system', load: async () => (await import('./system.bench.js')).systemSuite },
+  { id: 'pi-speed', load: async () => (await import('./pi-speed.bench.js')).piSpeedSuite },
 ];
 
 /**
@@ -39,8 +41,10 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
  */
 const PI_TIME_SCALE = 10;
 
-const USAGE = `usage: bench [filter...] [--quick] [--json FILE] [--compare OLD.json [--to NEW.json]] [--target dev|pi] [--list]
+const USAGE = `usage: bench [filter...] [--quick] [--pi-speed] [--json FILE] [--compare OLD.json [--to NEW.json]] [--target dev|pi] [--list]
   filter          run the suites whose id or name contains any filter (case-insensitive)
+  --pi-speed      the Pi-speed run: the server under a tenth of one core and the unit's MemoryMax
+                  (its budgets are the Pi's on any target); the same as the filter pi-speed
   --quick         fewer samples, smaller workloads, the longest sections skipped
   --json FILE     write the figures (machine, profile, date, suites, lines) to FILE
   --compare OLD   after the run, print new/old for each measurement found in both
@@ -58,6 +62,7 @@ function parseArgs(argv: string[]) {
       return v;
     };
     if (a === '--quick') o.quick = true;
+    else if (a === '--pi-speed') o.filters.push('pi-speed');
     else if (a === '--json') o.json = value();
     else if (a === '--compare') o.compare = value();
     else if (a === '--to') o.to = value();

@@ -1,0 +1,262 @@
+// The Pi-speed run (issue 24): the deployed server bundle under a tenth of one core and the unit's
+// memory limit (bench/pi-cage.ts), with the unit's node flags and environment, measured from
+// outside as a phone or a browser on the LAN sees it: boot to /health with a persisted pass table,
+// the lite snapshot on a cache miss and a hit, /passes over 48 h, a radio pair apply against the
+// CI-V simulator, the /lite page's first frame in Chromium at 6× CPU throttling, and the longest
+// event-loop block inside the server while it served all that. Only the server is capped: the
+// bench, the rig simulator and the browser (a phone, on the real station) run at full speed.
+//
+// The budgets are the Pi's, written as such (`scaled: false`: never ×10 again on --target pi):
+// the issue's boot 3 s, snapshot hit 20 ms p99, /passes 300 ms and first frame 2 s; for the rest
+// the README's rule applied to the dev budgets: the longest loop block 20 ms → 200 ms, a pair
+// apply 150 ms → 1.5 s, and a snapshot miss 2 ms → 20 ms to build plus the hit's 20 ms to serve.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnServer, type SpawnedServer } from '../test/helpers/spawn-server.js';
+import { openPtyPair } from '../test/sims/pty-pair.js';
+import { CivRigSim } from '../test/sims/civ-rig.js';
+import { CdpBrowser } from './cdp-pipe.js';
+import { deployedRuntime, describeRuntime } from './child-bundle.js';
+import { needCommand, needDir, needProc, serverBundle, spawnCwd, unitText } from './env.js';
+import { profile, section, type BudgetLine, type Line, type Suite } from './harness.js';
+import { PERIOD_US, piCage, QUOTA_US, type PiCage } from './pi-cage.js';
+
+const TRACKED = ['iss', 'so-50', 'ao-91', 'ao-27', 'fo-29', 'ao-7', 'ao-73', 'rs-44'];
+const THROTTLING = 6;
+const LOOP_RESOLUTION_MS = 10;
+
+// Preloaded into the capped server (node --require): the event-loop delay histogram. SIGUSR2 from
+// the bench starts the measured window once /health answers (module loading before that is boot,
+// not a block of a serving loop); at exit both windows' maxima go to DIR/<pid>.json. A 10 ms timer
+// resolution, not 1 ms: a 1 ms timer would itself eat a noticeable share of a tenth of a core.
+const LOOP_PROBE = `
+const { isMainThread } = require('node:worker_threads');
+if (isMainThread) {
+  const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} });
+  h.enable();
+  let bootMaxMs = null;
+  process.on('SIGUSR2', () => { if (bootMaxMs === null) { bootMaxMs = h.max / 1e6; h.reset(); } });
+  process.on('exit', () => {
+    try { require('node:fs').writeFileSync(process.env.SATSTATION_LOOP_PROBE_DIR + '/' + process.pid + '.json', JSON.stringify({ bootMaxMs, servingMaxMs: h.max / 1e6 })); } catch {}
+  });
+}
+`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The p-th percentile (nearest rank) of `xs`. */
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+
+async function timed(url: string, init?: RequestInit): Promise<{ ms: number; res: Response; body: string }> {
+  const t0 = performance.now();
+  const res = await fetch(url, init);
+  const body = await res.text();
+  const ms = performance.now() - t0;
+  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: HTTP ${res.status} ${body.slice(0, 300)}`);
+  return { ms, res, body };
+}
+const post = (base: string, path: string, body: unknown = {}) => timed(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+interface Place {
+  dataDir: string;
+  probeDir: string;
+  preload: string;
+}
+
+/** The server bundle as the unit runs it, inside `cage` when given; env LOG_LEVEL=info for "pass cache loaded". */
+function startServer(place: Place, cage: PiCage | null): Promise<SpawnedServer> {
+  const rt = deployedRuntime();
+  const node = [...rt.flags, ...(cage ? ['--require', place.preload] : []), serverBundle()];
+  const { cmd, args } = cage ? cage.wrap(process.execPath, node) : { cmd: process.execPath, args: node };
+  return spawnServer(cmd, args, {
+    cwd: spawnCwd(),
+    env: { ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: place.dataDir, LOG_LEVEL: 'info', SATSTATION_LOOP_PROBE_DIR: place.probeDir },
+    timeoutMs: 120_000,
+  });
+}
+
+/** Uncapped: the tracked set saved and the 48 h pass table computed and persisted, as on a station that has run before. */
+async function prepare(place: Place): Promise<void> {
+  const srv = await startServer(place, null);
+  try {
+    await post(srv.base, '/api/v1/settings/lite', { tracked_sat_ids: TRACKED, setup_complete: true });
+    await timed(`${srv.base}/api/v1/passes?hours=48`);
+  } finally {
+    await srv.stop();
+  }
+}
+
+/** Boots (median of three, one in --quick) with the table on disk; the last server keeps running. */
+async function boots(place: Place, cage: PiCage): Promise<{ srv: SpawnedServer; bootMs: number[]; loaded: boolean }> {
+  const bootMs: number[] = [];
+  let loaded = true;
+  const n = profile.quick ? 1 : 3;
+  for (let i = 0; ; i++) {
+    const srv = await startServer(place, cage);
+    bootMs.push(srv.bootMs);
+    // The log line comes once the table is read, which may be just after /health: wait for it.
+    for (let k = 0; k < 200 && !srv.output.some((l) => l.includes('pass cache loaded')); k++) await new Promise((r) => setTimeout(r, 50));
+    loaded &&= srv.output.some((l) => l.includes('pass cache loaded'));
+    if (i === n - 1) return { srv, bootMs, loaded };
+    await srv.stop();
+  }
+}
+
+/** Lite snapshot latencies over HTTP, one client: a new focus is a miss, the same focus again within 15 s a hit. */
+async function snapshot(base: string): Promise<{ miss: number[]; hit: number[] }> {
+  const ids = (JSON.parse((await timed(`${base}/api/v1/satellites`)).body).items as Array<{ sat_id: string }>).map((s) => s.sat_id);
+  const focus = ids.slice(0, profile.quick ? 10 : 40);
+  const miss: number[] = [];
+  const hit: number[] = [];
+  const ask = async (id: string) => {
+    const r = await timed(`${base}/api/v1/lite/snapshot?sat_id=${encodeURIComponent(id)}`);
+    (r.res.headers.get('x-cache') === 'HIT' ? hit : miss).push(r.ms);
+  };
+  for (const id of focus) await ask(id);
+  for (let i = 0; i < (profile.quick ? 50 : 200); i++) await ask(focus[i % focus.length]);
+  if (!miss.length || !hit.length) throw new Error(`snapshot: ${miss.length} misses and ${hit.length} hits (the cache did not behave as specified)`);
+  return { miss, hit };
+}
+
+/** Median of /passes?hours=48 (what /radio and the kiosk ask for). */
+async function passes(base: string): Promise<{ ms: number[]; count: number }> {
+  const ms: number[] = [];
+  let count = 0;
+  for (let i = 0; i < (profile.quick ? 3 : 10); i++) {
+    const r = await timed(`${base}/api/v1/passes?hours=48`);
+    ms.push(r.ms);
+    count = JSON.parse(r.body).count;
+  }
+  return { ms, count };
+}
+
+/** POST /radio/pair end to end against the IC-705 simulator on a socat pty at 115200 baud. */
+async function radioPair(base: string): Promise<number[]> {
+  needCommand('socat');
+  needDir('/dev/shm', 'the pty links live there');
+  const pty = await openPtyPair();
+  const sim = new CivRigSim({ kind: 'IC-705' });
+  await sim.open(pty.rigPath);
+  try {
+    await post(base, '/api/v1/settings/radio', { enabled: true, serial_device: pty.ctlPath, baud_rate: 115200 });
+    await post(base, '/api/v1/radio/connect');
+    const pair = { uplink_hz: 145_965_000, downlink_hz: 435_640_000, uplink_mode: 'LSB', downlink_mode: 'USB' };
+    await post(base, '/api/v1/radio/pair', pair); // warm: the first write also snapshots the rig
+    const ms: number[] = [];
+    for (let i = 0; i < (profile.quick ? 5 : 15); i++) ms.push((await post(base, '/api/v1/radio/pair', { ...pair, downlink_hz: pair.downlink_hz + ((i % 2) + 1) * 1000 })).ms);
+    await post(base, '/api/v1/radio/disconnect');
+    return ms;
+  } finally {
+    await sim.close();
+    await pty.close();
+  }
+}
+
+// The first useful frame as test/ui/lite-perf.test.ts defines it: focus name and countdown in the
+// DOM, or the first contentful paint if that came later.
+const FIRST_FRAME_PROBE = `
+window.__firstFrame = 0;
+new MutationObserver(() => {
+  if (!window.__firstFrame && document.querySelector('[data-countdown]') && document.querySelector('[data-focus-name]')) window.__firstFrame = performance.now();
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+`;
+
+/** /lite's first frame in fresh browser contexts at 6× CPU throttling; the last one's screenshot is kept. */
+async function firstFrame(base: string): Promise<{ ms: number[]; png: string }> {
+  const browser = CdpBrowser.launch();
+  const png = join(tmpdir(), 'satstation-bench-pi-speed-lite.png');
+  try {
+    const ms: number[] = [];
+    for (let i = 0; i < (profile.quick ? 1 : 3); i++) {
+      const page = await browser.newPage(480, 320);
+      await page.send('Page.addScriptToEvaluateOnNewDocument', { source: FIRST_FRAME_PROBE });
+      await page.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING });
+      await page.send('Page.navigate', { url: `${base}/lite` });
+      const deadline = performance.now() + 60_000;
+      let f = { dom: 0, fcp: 0 };
+      while (!(f.dom && f.fcp)) {
+        if (performance.now() > deadline) throw new Error(`/lite showed no focus name and countdown in 60 s (${JSON.stringify(f)})`);
+        await new Promise((r) => setTimeout(r, 50));
+        f = await page.evaluate<{ dom: number; fcp: number }>(
+          "({ dom: window.__firstFrame || 0, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0 })",
+        );
+      }
+      ms.push(Math.max(f.dom, f.fcp));
+      writeFileSync(png, await page.screenshot());
+      await page.close();
+    }
+    return { ms, png };
+  } finally {
+    await browser.close();
+  }
+}
+
+const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+async function run(): Promise<Line[]> {
+  needProc();
+  const cage = piCage(unitText());
+  const root = mkdtempSync(join(tmpdir(), 'bench-pi-speed-'));
+  const place: Place = { dataDir: join(root, 'data'), probeDir: root, preload: join(root, 'loop-probe.cjs') };
+  writeFileSync(place.preload, LOOP_PROBE);
+  let srv: SpawnedServer | null = null;
+  try {
+    await prepare(place);
+    const b = await boots(place, cage);
+    srv = b.srv;
+    const pid = srv.child.pid!;
+    process.kill(pid, 'SIGUSR2'); // the serving window of the loop probe starts now
+    const snap = await snapshot(srv.base);
+    const pass = await passes(srv.base);
+    const radio = await section('radio pair apply at Pi speed (CI-V simulator over a socat pty)', async () => {
+      const ms = await radioPair(srv!.base);
+      return [{ name: 'radio pair apply (POST /radio/pair), IC-705 simulator at 115200 baud', value: median(ms), unit: 'ms', budget: 1500, scaled: false, note: `median of ${ms.length}, max ${Math.max(...ms).toFixed(0)} ms; dev budget 150 ms ×10` } as BudgetLine];
+    });
+    const frame = await section(`/lite first frame in Chromium at ${THROTTLING}× CPU throttling`, async () => {
+      const f = await firstFrame(srv!.base);
+      return [{ name: `/lite first useful frame, Chromium at ${THROTTLING}× throttling, 480×320`, value: median(f.ms), unit: 'ms', budget: 2000, scaled: false, note: `${f.ms.length > 1 ? `median of ${f.ms.length} fresh contexts` : 'one fresh context'}; focus name and countdown shown; screenshot ${f.png}` } as BudgetLine];
+    });
+    const throttle = cage.throttled(pid);
+    const peak = peakRssMiB(pid);
+    await srv.stop();
+    srv = null;
+    const loop = JSON.parse(readFileSync(join(place.probeDir, `${pid}.json`), 'utf8')) as { bootMaxMs: number | null; servingMaxMs: number };
+    const caged = `${cage.how}; ${describeRuntime()}`;
+    const lines: Line[] = [
+      {
+        name: 'boot to /health with a persisted pass table',
+        value: median(b.bootMs),
+        unit: 'ms',
+        budget: 3000,
+        scaled: false,
+        note: `${b.bootMs.length > 1 ? `median of ${b.bootMs.length} (${b.bootMs.map((x) => x.toFixed(0)).join(', ')})` : 'one boot'}; ${b.loaded ? 'table loaded from disk' : 'TABLE NOT LOADED FROM DISK'}; ${caged}`,
+      },
+      { name: 'lite snapshot, cache miss over HTTP, p99', value: pct(snap.miss, 99), unit: 'ms', budget: 40, scaled: false, note: `${snap.miss.length} misses (a new focus each), median ${median(snap.miss).toFixed(1)} ms, ${TRACKED.length} tracked` },
+      { name: 'lite snapshot, cache hit over HTTP, p99', value: pct(snap.hit, 99), unit: 'ms', budget: 20, scaled: false, note: `${snap.hit.length} hits, one client, median ${median(snap.hit).toFixed(1)} ms` },
+      { name: `/passes 48 h (${pass.count} passes)`, value: median(pass.ms), unit: 'ms', budget: 300, scaled: false, note: `median of ${pass.ms.length}, max ${Math.max(...pass.ms).toFixed(0)} ms` },
+      ...radio,
+      ...frame,
+      {
+        name: 'longest event-loop block in the server while serving the above',
+        value: loop.servingMaxMs,
+        unit: 'ms',
+        budget: 200,
+        scaled: false,
+        note:
+          `loop-delay monitor at ${LOOP_RESOLUTION_MS} ms resolution (may read up to ${LOOP_RESOLUTION_MS} ms over), from /health answering to exit; ` +
+          `boot before that ${loop.bootMaxMs?.toFixed(0) ?? '?'} ms; dev budget 20 ms ×10; server peak RSS ${peak.toFixed(0)} MiB` +
+          (throttle ? `; quota ${QUOTA_US / 1000} ms per ${PERIOD_US / 1000} ms throttled ${throttle.throttled} of ${throttle.periods} periods` : ''),
+      },
+    ];
+    return lines;
+  } finally {
+    await srv?.stop();
+    cage.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export const piSpeedSuite: Suite = {
+  name: 'Pi speed: the server at a tenth of one CPU',
+  run: () => section('the server at a tenth of one CPU (cgroup quota)', run),
+};
