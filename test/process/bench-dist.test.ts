@@ -10,14 +10,26 @@ import { tmpDataDir } from '../helpers/server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-function run(cwd: string, args: string[]): { code: number | null; out: string } {
+function run(cwd: string, args: string[], timeout = 120_000): { code: number | null; out: string } {
   const r = spawnSync(process.execPath, ['bench.mjs', ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, NODE_PATH: '', NODE_OPTIONS: '' },
-    timeout: 120_000,
+    timeout,
   });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+let copied: string | null = null;
+/** One build per test file, copied where nothing of the repo is above it. */
+function copiedDist(): string {
+  if (!copied) {
+    const built = join(tmpDataDir('satstation-bench-build-'), 'dist');
+    execFileSync(process.execPath, ['build.mjs', '--out', built], { cwd: root, stdio: 'pipe' });
+    copied = join(tmpDataDir('satstation-bench-copy-'), 'dist');
+    cpSync(built, copied, { recursive: true });
+  }
+  return copied;
 }
 
 describe('dist/bench.mjs from a copied artifact', () => {
@@ -26,10 +38,7 @@ describe('dist/bench.mjs from a copied artifact', () => {
   let report: any;
 
   before(() => {
-    const built = join(tmpDataDir('satstation-bench-build-'), 'dist');
-    execFileSync(process.execPath, ['build.mjs', '--out', built], { cwd: root, stdio: 'pipe' });
-    dist = join(tmpDataDir('satstation-bench-copy-'), 'dist');
-    cpSync(built, dist, { recursive: true });
+    dist = copiedDist();
     // Cheap suites that still cover a child process (APRS codec: bench.mjs --child) and the
     // server beside it (orbit: boots of server.mjs with a persisted pass table).
     first = run(dist, ['--quick', 'core', 'codec', 'orbit', '--json', 'out.json']);
@@ -100,5 +109,48 @@ describe('dist/bench.mjs from a copied artifact', () => {
     assert.equal(files.code, 0, files.out);
     assert.doesNotMatch(files.out, /^# satstation bench/m);
     assert.match(files.out, /\| 1\.00 \|/);
+  });
+});
+
+// The Pi-speed run caps the server with a CPU quota: systemd-run --scope, or cgroup directories as root.
+// On arm the bench takes the CPU to be the Pi's own and caps nothing.
+const capSkip = process.arch.startsWith('arm')
+  ? 'on arm the Pi-speed run caps nothing'
+  : process.getuid?.() === 0 || existsSync('/run/systemd/system')
+    ? false
+    : 'a CPU quota needs root or systemd (the bench prints skipped: there)';
+
+describe('dist/bench.mjs --pi-speed from a copied artifact', { skip: capSkip }, () => {
+  let dist: string;
+  let r: { code: number | null; out: string };
+
+  before(() => {
+    dist = copiedDist();
+    // --target pi: the Pi-speed figures already are the Pi's, so their budgets must not be ×10 again.
+    r = run(dist, ['--pi-speed', '--quick', '--target', 'pi', '--json', 'pi.json'], 300_000);
+  });
+
+  it('runs only the Pi-speed suite, the server capped, every figure beside the Pi budget as written', () => {
+    assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}:\n${r.out}`);
+    const report = JSON.parse(readFileSync(join(dist, 'pi.json'), 'utf8'));
+    assert.doesNotMatch(r.out, /FAILED|ERROR/, r.out);
+    assert.deepEqual(report.suites.map((s: any) => s.name), ['Pi speed: the server at a tenth of one CPU']);
+    assert.equal(report.target.name, 'pi');
+    const [suite] = report.suites;
+    assert.deepEqual(suite.skipped, [], JSON.stringify(suite.skipped));
+    const budgets = Object.fromEntries(suite.lines.map((l: any) => [l.name.replace(/ \(\d+ passes\)/, ''), [l.budget, l.unit]]));
+    assert.deepEqual(budgets, {
+      'boot to /health with a persisted pass table': [3000, 'ms'],
+      'lite snapshot, cache miss over HTTP, p99': [40, 'ms'],
+      'lite snapshot, cache hit over HTTP, p99': [20, 'ms'],
+      '/passes 48 h': [300, 'ms'],
+      'radio pair apply (POST /radio/pair), IC-705 simulator at 115200 baud': [1500, 'ms'],
+      '/lite first useful frame, Chromium at 6× throttling, 480×320': [2000, 'ms'],
+      'longest event-loop block in the server while serving the above': [200, 'ms'],
+    });
+    for (const l of suite.lines) assert.ok(Number.isFinite(l.value) && l.value > 0, `${l.name}: ${l.value}`);
+    // The cap was in force: the note names the cgroup or scope and says how often it throttled.
+    assert.match(r.out, /^\| boot to \/health with a persisted pass table \| [\d.]+ ms \| ≤ 3000 ms \| (ok|OVER) · one boot; table loaded from disk; (cgroup v[12]|systemd-run)/m);
+    assert.match(r.out, /throttled [1-9]\d* of \d+ periods/);
   });
 });
