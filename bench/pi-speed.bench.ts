@@ -113,7 +113,9 @@ async function snapshot(base: string): Promise<{ miss: number[]; hit: number[] }
     (r.res.headers.get('x-cache') === 'HIT' ? hit : miss).push(r.ms);
   };
   for (const id of focus) await ask(id);
-  for (let i = 0; i < (profile.quick ? 50 : 200); i++) await ask(focus[i % focus.length]);
+  // Five in a row per focus: the cache holds fewer entries than there are foci, so a round robin
+  // would only ever miss (a first ask that finds its entry evicted counts as a miss).
+  for (let i = 0; i < (profile.quick ? 50 : 200); i++) await ask(focus[Math.floor(i / 5) % focus.length]);
   if (!miss.length || !hit.length) throw new Error(`snapshot: ${miss.length} misses and ${hit.length} hits (the cache did not behave as specified)`);
   return { miss, hit };
 }
@@ -231,7 +233,7 @@ async function run(): Promise<Line[]> {
         scaled: false,
         note: `${b.bootMs.length > 1 ? `median of ${b.bootMs.length} (${b.bootMs.map((x) => x.toFixed(0)).join(', ')})` : 'one boot'}; ${b.loaded ? 'table loaded from disk' : 'TABLE NOT LOADED FROM DISK'}; ${caged}`,
       },
-      { name: 'lite snapshot, cache miss over HTTP, p99', value: pct(snap.miss, 99), unit: 'ms', budget: 40, scaled: false, note: `${snap.miss.length} misses (a new focus each), median ${median(snap.miss).toFixed(1)} ms, ${TRACKED.length} tracked` },
+      { name: 'lite snapshot, cache miss over HTTP, p99', value: pct(snap.miss, 99), unit: 'ms', budget: 40, scaled: false, note: `${snap.miss.length} misses (a new focus, or one evicted), median ${median(snap.miss).toFixed(1)} ms, ${TRACKED.length} tracked` },
       { name: 'lite snapshot, cache hit over HTTP, p99', value: pct(snap.hit, 99), unit: 'ms', budget: 20, scaled: false, note: `${snap.hit.length} hits, one client, median ${median(snap.hit).toFixed(1)} ms` },
       { name: `/passes 48 h (${pass.count} passes)`, value: median(pass.ms), unit: 'ms', budget: 300, scaled: false, note: `median of ${pass.ms.length}, max ${Math.max(...pass.ms).toFixed(0)} ms` },
       ...radio,
