@@ -3,7 +3,7 @@ import { removeStaleTempsIn } from './store/atomic-file.js';
 import type { Config } from './config.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
-import { defaultUiDir, loadUi } from './http/ui-pages.js';
+import { defaultUiDir, loadUi, type UiBundle } from './http/ui-pages.js';
 import { createStores } from './stores.js';
 import { LocationService } from './station/location-service.js';
 import { NetworkService } from './station/network.js';
@@ -53,7 +53,10 @@ export interface AppOptions {
 export class App {
   readonly services: Services;
   private server: HttpServer;
+  private readonly ui: UiBundle | null;
   private parts: Lifecycle[] = [];
+  /** Resolves the promise boot work waits on until the server listens (or failed to). */
+  private listened: () => void = () => {};
   port = 0;
 
   constructor(readonly opts: AppOptions) {
@@ -71,6 +74,8 @@ export class App {
     const datasets = new Datasets({ config, clock, stores, catalog, scheduler, isOffline: () => network.isOffline() });
     this.parts.push(datasets);
     const orbit = new OrbitEngine({ clock, catalog, location, dataDir: config.dataDir });
+    // What the first /health does not need waits for listen: the persisted pass table's load.
+    orbit.table.loadAfter(new Promise<void>((resolve) => (this.listened = resolve)));
     this.parts.push(orbit);
     const guidance = new GuidanceService({ catalog, orbit });
     this.parts.push(guidance);
@@ -150,6 +155,7 @@ export class App {
     // No lite invalidation on location change: the cache key carries the rounded location, and the
     // spec lists exactly which routes clear the cache (POST /location among them).
     const ui = loadUi(config.uiDir ?? defaultUiDir());
+    this.ui = ui;
     this.server = new HttpServer({
       routes: allRoutes(this.services, ui),
       assets: ui?.assets,
@@ -165,8 +171,13 @@ export class App {
   }
 
   async start(): Promise<number> {
-    for (const p of this.parts) await p.start?.();
-    this.port = await this.server.listen(this.opts.config.host, this.opts.config.port);
+    try {
+      for (const p of this.parts) await p.start?.();
+      this.port = await this.server.listen(this.opts.config.host, this.opts.config.port);
+    } finally {
+      this.listened(); // a failed boot must not leave the table's stop() waiting on it
+    }
+    void this.ui?.compress(); // a request that comes first makes its own
     log.info(`listening on ${this.opts.config.host}:${this.port} (data ${this.opts.config.dataDir}, low-power ${this.opts.config.lowPower})`);
     return this.port;
   }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { nextTurn } from '../util/loop-slices.js';
 import { logger } from '../util/logger.js';
 import { AppError } from '../util/errors.js';
 import { RawReply, route, type RouteDef } from './route.js';
@@ -52,9 +53,34 @@ const TYPES: Record<string, string> = {
 
 export interface UiBundle {
   assets: Map<string, StaticAsset>;
-  pages: Map<string, { html: Buffer; gzip: Buffer }>;
+  pages: Map<string, { html: Buffer; readonly gzip: Buffer | null }>;
   /** Each page's script and styles, for pages whose HTML is made elsewhere (/docs). */
   entries: Map<string, PageEntry>;
+  /**
+   * Makes every gzip twin not yet asked for, one per turn of the event loop (once; later calls
+   * return the same promise). The app calls it after listen.
+   */
+  compress(): Promise<void>;
+}
+
+/** Below this a gzip twin saves too little to matter. */
+const GZIP_MIN_BYTES = 512;
+
+/**
+ * A file's gzip twin, made when first asked for (a request) or by compress(), whichever comes
+ * first. Level-9 gzip of every asset at boot was ~20 ms of it here (far more on the Pi) that no
+ * /health or API answer needs; one asset at a time is a few ms.
+ */
+class GzipTwin {
+  private made: Buffer | null = null;
+  constructor(
+    readonly body: Buffer,
+    private readonly level: number,
+  ) {}
+
+  get gzip(): Buffer {
+    return (this.made ??= gzipSync(this.body, { level: this.level }));
+  }
 }
 
 /** dist/ui next to the bundle, or the repo's dist/ui when running from source. */
@@ -64,7 +90,7 @@ export function defaultUiDir(): string {
   return candidates.find((d) => existsSync(join(d, 'manifest.json'))) ?? candidates[0];
 }
 
-/** Reads the built pages into memory once (they are small), with gzip twins made at boot. */
+/** Reads the built pages into memory once (they are small); their gzip twins are made later (GzipTwin). */
 export function loadUi(uiDir: string): UiBundle | null {
   const manifestPath = join(uiDir, 'manifest.json');
   if (!existsSync(manifestPath)) {
@@ -72,30 +98,49 @@ export function loadUi(uiDir: string): UiBundle | null {
     return null;
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const twins: GzipTwin[] = [];
   const assets = new Map<string, StaticAsset>();
   const addAsset = (urlPath: string, cacheControl = 'public, max-age=31536000, immutable') => {
     if (assets.has(urlPath)) return;
     const body = readFileSync(join(uiDir, urlPath.replace(/^\/(assets\/)?/, '')));
     const ext = urlPath.slice(urlPath.lastIndexOf('.'));
+    const twin = body.length > GZIP_MIN_BYTES ? new GzipTwin(body, 9) : null;
+    if (twin) twins.push(twin);
     assets.set(urlPath, {
       body,
-      gzip: body.length > 512 ? gzipSync(body, { level: 9 }) : null,
+      get gzip() {
+        return twin?.gzip ?? null;
+      },
       contentType: TYPES[ext] ?? 'application/octet-stream',
       cacheControl,
     });
   };
-  const pages = new Map<string, { html: Buffer; gzip: Buffer }>();
+  const pages = new Map<string, { html: Buffer; readonly gzip: Buffer | null }>();
   const entries = new Map<string, PageEntry>();
   for (const [name, p] of Object.entries(manifest.pages)) {
     addAsset(p.js);
     for (const c of p.css) addAsset(c);
     entries.set(name, { js: p.js, css: p.css });
     const html = Buffer.from(pageHtml(name, p));
-    pages.set(name, { html, gzip: gzipSync(html) });
+    const twin = new GzipTwin(html, -1);
+    twins.push(twin);
+    pages.set(name, {
+      html,
+      get gzip() {
+        return twin.gzip;
+      },
+    });
   }
   // The service worker is unhashed (its URL is its identity) and revalidated on every load.
   if (manifest.sw) addAsset(manifest.sw.path, 'no-cache');
-  return { assets, pages, entries };
+  let compressing: Promise<void> | null = null;
+  const compressAll = async () => {
+    for (const t of twins) {
+      await nextTurn(); // requests in between are answered at once
+      void t.gzip; // made now unless a request already asked for it
+    }
+  };
+  return { assets, pages, entries, compress: () => (compressing ??= compressAll()) };
 }
 
 /** The icon inline, so no page asks for it over the network (nothing to fail offline). */

@@ -60,7 +60,11 @@ export async function savePassTable(path: string, t: PassTable): Promise<void> {
   await writeFileAtomic(path, Buffer.concat(parts));
 }
 
-/** The persisted table, or null when absent, unreadable or malformed. */
+/**
+ * The persisted table, or null when absent, unreadable or malformed. Read, shape check, parse and
+ * validation are separate turns of the loop: at boot this runs right after listen, and a first
+ * request waits for one step, not for the whole load.
+ */
 export async function loadPassTable(path: string): Promise<PassTable | null> {
   removeStaleTemps(path);
   const read = readTextCapped(path, PASS_CACHE_MAX_BYTES);
@@ -69,17 +73,20 @@ export async function loadPassTable(path: string): Promise<PassTable | null> {
     return null;
   }
   const text = read.text;
+  await yieldToLoop();
   const shape = jsonShapeProblem(text, PASS_CACHE_SHAPE);
   if (shape) {
     log.warn(`${path} ignored: ${shape}; the table is recomputed and replaces it`);
     return null;
   }
+  await yieldToLoop();
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     return null;
   }
+  await yieldToLoop();
   const res = v.safeParse(HeaderSchema, raw);
   if (!res.success) return null;
   const h = res.output;

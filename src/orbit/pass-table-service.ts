@@ -91,16 +91,33 @@ export class PassTableService {
   private dirty = false;
   private runningKey: PassTableKey | null = null;
   private loading: Promise<void> = Promise.resolve();
+  private loadGate: Promise<unknown> = Promise.resolve();
+  /** Between start() and the end of the persisted table's load. */
+  private booting = false;
   private stopped = true;
 
   constructor(private readonly o: PassTableOptions) {
     this.path = join(o.dataDir, PASS_CACHE_FILE);
   }
 
+  /**
+   * The persisted table is read only once `gate` resolves: the app passes its listen, so reading
+   * and checking the file (tens of ms on the Pi for a large table) is not part of the boot to
+   * /health. /passes and the snapshot wait on ready() meanwhile. Call before start().
+   */
+  loadAfter(gate: Promise<unknown>): void {
+    this.loadGate = gate;
+  }
+
   /** Boot: reload the persisted table in the background, then keep it current. Never blocks. */
   start(): void {
     this.stopped = false;
-    this.loading = this.loadPersisted().catch((err) => log.warn(`pass cache not loaded: ${(err as Error).message}`));
+    this.booting = true;
+    this.loading = this.loadGate
+      .then(() => yieldToLoop()) // a request already waiting is answered first
+      .then(() => this.loadPersisted())
+      .catch((err) => log.warn(`pass cache not loaded: ${(err as Error).message}`))
+      .finally(() => (this.booting = false));
     void this.loading.then(() => this.maintain());
   }
 
@@ -132,6 +149,8 @@ export class PassTableService {
   /** Compute, extend or prune as needed (cron tick, catalog or location change, a stale query). */
   maintain(): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    // A query during the boot load must not start computing the table the file is about to give.
+    if (this.booting) return this.loading.then(() => this.maintain());
     // A computation for another key (the catalogue or location moved on) is abandoned.
     if (this.runningKey && !sameKey(this.runningKey, this.key())) this.gen++;
     if (!this.needsWork()) return this.worker ?? Promise.resolve();
@@ -255,6 +274,7 @@ export class PassTableService {
   }
 
   private async loadPersisted(): Promise<void> {
+    if (this.stopped) return;
     const t = await loadPassTable(this.path);
     if (!t || this.table) return;
     const prop = this.o.orbits().prop;
