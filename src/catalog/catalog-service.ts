@@ -11,7 +11,7 @@ import { drain, drainSliced } from '../util/loop-slices.js';
 import { logger } from '../util/logger.js';
 import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundled.js';
 import { buildCatalogSteps, EMPTY_STATUS } from './catalog-build.js';
-import { jsonWithArraySteps } from '../util/json-bytes.js';
+import { jsonTextWithArraySteps } from '../util/json-bytes.js';
 import { ommRecord } from './omm.js';
 import { describeSkipped } from './parse.js';
 import { assignSatIdsSteps } from './sat-ids.js';
@@ -43,15 +43,21 @@ export interface PersistedCatalog {
 /** The catalog as one self-contained JSON document (persisted refresh and snapshots share it), UTF-8. */
 export const catalogDocument = (cat: Catalog, refreshed_at: string, sources: string[]): Buffer => drain(catalogDocumentSteps(cat, refreshed_at, sources));
 
-export function catalogDocumentSteps(cat: Catalog, refreshed_at: string, sources: string[]): Generator<void, Buffer, undefined> {
-  const head: Omit<PersistedCatalog, 'elements'> = {
-    format: 1,
-    refreshed_at,
-    sources,
-    version: cat.version,
-    sat_ids: Object.fromEntries(cat.satellites.map((s) => [String(s.norad_id), s.sat_id])),
-  };
-  return jsonWithArraySteps(head, 'elements', cat.satellites.map((s) => s.elements));
+export function* catalogDocumentSteps(cat: Catalog, refreshed_at: string, sources: string[]): Generator<void, Buffer, undefined> {
+  // The id map is serialised an entry at a time (one JSON.stringify of 16k keys is ms here, tens
+  // of ms on a Pi). Satellites are in NORAD order, the order JSON gives an object's integer keys,
+  // so the bytes are those of JSON.stringify of the whole document.
+  const ids: string[] = [];
+  const elements: OmmElements[] = [];
+  for (let i = 0; i < cat.satellites.length; i++) {
+    const s = cat.satellites[i];
+    ids.push(`"${s.norad_id}":${JSON.stringify(s.sat_id)}`);
+    elements.push(s.elements);
+    if ((i & 1023) === 1023) yield;
+  }
+  yield;
+  const head: Omit<PersistedCatalog, 'elements' | 'sat_ids'> = { format: 1, refreshed_at, sources, version: cat.version };
+  return yield* jsonTextWithArraySteps(`${JSON.stringify(head).slice(0, -1)},"sat_ids":{${ids.join(',')}}}`, 'elements', elements);
 }
 
 export interface CatalogServiceOptions {
@@ -77,7 +83,7 @@ export class CatalogService implements CatalogProvider {
     const now = () => opts.clock.now();
     removeStaleTempsIn(this.dir); // catalog.json and sat-ids.json temps a kill left behind
     // One entry per object ever seen: ~35 bytes each, so the record limit fits in 2 MiB.
-    this.idStore = new JsonStore({ dir: this.dir, name: 'sat-ids', schema: SatIdsSchema, defaults: () => ({}), now, maxBytes: 2 * 1024 * 1024 });
+    this.idStore = new JsonStore({ dir: this.dir, name: 'sat-ids', schema: SatIdsSchema, defaults: () => ({}), now, maxBytes: 2 * 1024 * 1024, sliced: true });
     const persisted = this.loadPersisted();
     const elements = persisted?.elements ?? bundledElements;
     if (persisted) this.meta = { refreshed_at: persisted.refreshed_at, sources: persisted.sources };
@@ -170,14 +176,24 @@ export class CatalogService implements CatalogProvider {
   private *buildSteps(elements: readonly OmmElements[], origin: string): Generator<void, Catalog, undefined> {
     const known = this.knownIds();
     yield;
-    const { ids, added } = yield* assignSatIdsSteps(
-      elements.map((e) => ({ norad: e.NORAD_CAT_ID, name: e.OBJECT_NAME })),
-      known,
-      aliasTable,
-    );
+    const sats: { norad: number; name: string }[] = [];
+    for (let i = 0; i < elements.length; i++) {
+      sats.push({ norad: elements[i].NORAD_CAT_ID, name: elements[i].OBJECT_NAME });
+      if ((i & 1023) === 1023) yield;
+    }
+    const { ids, added } = yield* assignSatIdsSteps(sats, known, aliasTable);
     if (added > 0) {
-      const persisted: Record<string, string> = { ...this.idStore.get() };
-      for (const e of elements) persisted[String(e.NORAD_CAT_ID)] = ids.get(e.NORAD_CAT_ID)!;
+      // 16k ids on a first refresh: copied in steps, then written by the store in slices.
+      const persisted: Record<string, string> = {};
+      let n = 0;
+      for (const [norad, id] of Object.entries(this.idStore.get())) {
+        persisted[norad] = id;
+        if ((++n & 1023) === 0) yield;
+      }
+      for (const e of elements) {
+        persisted[String(e.NORAD_CAT_ID)] = ids.get(e.NORAD_CAT_ID)!;
+        if ((++n & 1023) === 0) yield;
+      }
       this.idStore.set(persisted).catch((err) => log.error('saving sat ids failed', err));
     }
     return yield* buildCatalogSteps({

@@ -4,6 +4,7 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { drainSliced } from '../util/loop-slices.js';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -103,7 +104,7 @@ async function fetchHttp(url: string, o: FetchOptions): Promise<FetchResult> {
       }
     }
     if (!res.complete) return { kind: 'error', status, message: 'connection closed before the response was complete', retryAfterMs: null };
-    const body = sink.take();
+    const body = await drainSliced(sink.takeSteps());
     return { kind: 'data', body, bytes: body.length, etag: header('etag'), lastModified: header('last-modified'), maxAgeMs, finalUrl: current };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -143,12 +144,31 @@ class ByteSink {
     return true;
   }
 
-  take(): Buffer {
-    return this.buf ? this.buf.subarray(0, this.n) : Buffer.concat(this.chunks, this.n);
+  /**
+   * The body as one buffer. Chunks (a body of unknown length) are joined in steps of ~1 MiB: one
+   * Buffer.concat of a 15 MiB body is ~10 ms of copying here, ~100 ms on a Pi.
+   */
+  *takeSteps(): Generator<void, Buffer, undefined> {
+    if (this.buf) return this.buf.subarray(0, this.n);
+    const out = Buffer.allocUnsafe(this.n);
+    let off = 0;
+    let sinceYield = 0;
+    for (const c of this.chunks) {
+      off += c.copy(out, off);
+      sinceYield += c.length;
+      if (sinceYield >= TAKE_STEP_BYTES) {
+        sinceYield = 0;
+        yield;
+      }
+    }
+    this.chunks = [];
+    return out;
   }
 }
 
 const READ_CHUNK = 64 * 1024;
+/** Bytes of a chunked body joined between yields. */
+const TAKE_STEP_BYTES = 1024 * 1024;
 
 /**
  * A file source. Only a regular file is read (a FIFO would block, /dev/zero never ends, and
@@ -162,8 +182,10 @@ async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResul
     if (!(await stat(path)).isFile()) return fail(`${path} is not a regular file`);
     const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     try {
-      if (!(await fh.stat()).isFile()) return fail(`${path} is not a regular file`);
-      const sink = new ByteSink(o.maxBytes, 0);
+      const st = await fh.stat();
+      if (!st.isFile()) return fail(`${path} is not a regular file`);
+      // Sized from fstat (one buffer, no join), falling back to chunks if the file grows.
+      const sink = new ByteSink(o.maxBytes, st.size);
       for (;;) {
         const chunk = Buffer.allocUnsafe(READ_CHUNK);
         const { bytesRead } = await fh.read(chunk, 0, READ_CHUNK, null);
@@ -172,7 +194,7 @@ async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResul
         if (performance.now() - started > o.timeoutMs) return fail(`reading ${path} timed out after ${o.timeoutMs} ms`);
         if (o.signal?.aborted) return fail('stopped');
       }
-      const body = sink.take();
+      const body = await drainSliced(sink.takeSteps());
       return { kind: 'data', body, bytes: body.length, etag: null, lastModified: null, maxAgeMs: null, finalUrl: path };
     } finally {
       await fh.close();

@@ -143,11 +143,20 @@ export class CatalogRefresh {
     const satellites = this.d.catalog.current().satellites;
     const merged = await drainSliced(
       (function* () {
+        // 16k objects per list: every pass over them yields as it goes.
         const named = new Set<number>();
-        for (const c of fresh) for (const e of c) named.add(e.NORAD_CAT_ID);
-        yield;
-        const current = keepAll ? satellites.map((s) => s.elements) : satellites.filter((s) => named.has(s.norad_id)).map((s) => s.elements);
-        yield;
+        let n = 0;
+        for (const c of fresh) {
+          for (const e of c) {
+            named.add(e.NORAD_CAT_ID);
+            if ((++n & 1023) === 0) yield;
+          }
+        }
+        const current: OmmElements[] = [];
+        for (const s of satellites) {
+          if (keepAll || named.has(s.norad_id)) current.push(s.elements);
+          if ((++n & 1023) === 0) yield;
+        }
         return yield* mergeByNoradSteps([...fresh, current]);
       })(),
     );

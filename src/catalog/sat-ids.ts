@@ -64,7 +64,13 @@ export function* assignSatIdsSteps(
   const taken = new Set(known.values());
   let added = 0;
   // Lower NORAD ids first so the older satellite keeps the bare designation on a tie.
-  const fresh = sats.filter((s) => !ids.has(s.norad)).sort((a, b) => a.norad - b.norad);
+  const fresh: { norad: number; name: string }[] = [];
+  for (let i = 0; i < sats.length; i++) {
+    if (!ids.has(sats[i].norad)) fresh.push(sats[i]);
+    if ((i & 1023) === 1023) yield;
+  }
+  fresh.sort((a, b) => a.norad - b.norad);
+  yield;
   for (const s of fresh) {
     let id = preferredSatId(s.norad, s.name, aliases);
     if (taken.has(id)) id = `${id}-${s.norad}`;

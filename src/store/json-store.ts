@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { Listeners } from '../util/listeners.js';
+import { drainSliced } from '../util/loop-slices.js';
 import { logger } from '../util/logger.js';
+import { prettyJsonSteps, safeParseSteps } from './json-steps.js';
 import { moveAside, readTextCapped, removeStaleTemps, storageError, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 
 const log = logger('store');
@@ -22,6 +24,11 @@ export interface JsonStoreOptions<S extends AnySchema> {
   mode?: number;
   /** Top-level fields that are write-only: publicView() shows SECRET_MASK for a set one. */
   secrets?: readonly string[];
+  /**
+   * A large file (thousands of entries): writes validate and serialise it in slices of the event
+   * loop (the same checks, the same bytes), so a write never blocks HTTP or the radio drivers.
+   */
+  sliced?: boolean;
 }
 
 /** What a set secret reads back as; a POST carrying it exactly keeps the stored value. */
@@ -151,12 +158,20 @@ export class JsonStore<S extends AnySchema> {
     return JSON.stringify(value, null, 2) + '\n';
   }
 
+  private validate(value: unknown): v.SafeParseResult<S> | Promise<v.SafeParseResult<S>> {
+    return this.opts.sliced ? drainSliced(safeParseSteps(this.opts.schema, value)) : v.safeParse(this.opts.schema, value);
+  }
+
+  private async serializeSliced(value: v.InferOutput<S>): Promise<string> {
+    return this.opts.sliced ? (await drainSliced(prettyJsonSteps(value))) + '\n' : this.serialize(value);
+  }
+
   private enqueue(make: () => unknown): Promise<v.InferOutput<S>> {
     const run = async () => {
-      const res = v.safeParse(this.opts.schema, make());
+      const res = await this.validate(make());
       if (!res.success) throw new StoreValidationError(this.opts.name, res.issues);
-      const text = this.serialize(res.output);
-      const changed = text !== (this.lastWritten ?? this.serialize(this.value));
+      const text = await this.serializeSliced(res.output);
+      const changed = text !== (this.lastWritten ?? (await this.serializeSliced(this.value)));
       if (text !== this.lastWritten) {
         try {
           await writeFileAtomic(this.path, text, this.opts.mode);

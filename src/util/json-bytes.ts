@@ -27,7 +27,11 @@ export function* jsonArraySteps(items: readonly unknown[]): Generator<void, Buff
 export const jsonArray = (items: readonly unknown[]): Buffer => drain(jsonArraySteps(items));
 
 export function* jsonWithArraySteps(doc: object, key: string, items: readonly unknown[]): Generator<void, Buffer, undefined> {
-  const head = JSON.stringify(doc);
+  return yield* jsonTextWithArraySteps(JSON.stringify(doc), key, items);
+}
+
+/** The same with the document's JSON text given (a caller that serialised a big head in steps). */
+export function* jsonTextWithArraySteps(head: string, key: string, items: readonly unknown[]): Generator<void, Buffer, undefined> {
   const parts: Buffer[] = [Buffer.from(`${head === '{}' ? '{' : head.slice(0, -1) + ','}${JSON.stringify(key)}:`)];
   yield* pushArray(parts, items);
   parts.push(Buffer.from('}'));

@@ -68,7 +68,13 @@ export async function runSliced(step: () => boolean, s: LoopSlicer = eventLoopSl
   for (;;) {
     const until = s.monotonicMs() + s.sliceMs;
     for (let n = 0; ; n++) {
-      if (!step()) return;
+      if (!step()) {
+        // The caller's next step (often the next sliced job of a chain: parse, merge, build,
+        // serialise) runs in this same turn: after a long last slice it starts on a later one,
+        // else two slices would run back to back between two timer turns.
+        if (s.monotonicMs() >= until - s.sliceMs / 2) await s.yieldTo();
+        return;
+      }
       if ((n & mask) === mask && s.monotonicMs() >= until) break;
     }
     await s.yieldTo();
