@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { aliasTable, bundledElements } from '../../src/catalog/bundled.js';
-import { CatalogService } from '../../src/catalog/catalog-service.js';
+import { CatalogService, catalogDocument } from '../../src/catalog/catalog-service.js';
 import { assignSatIds, designationFromName, preferredSatId } from '../../src/catalog/sat-ids.js';
 import { FixedClock } from '../../src/util/clock.js';
 import { startServer, tmpDataDir } from '../helpers/server.js';
@@ -136,5 +136,21 @@ describe('CatalogService', () => {
     } finally {
       await s.stop();
     }
+  });
+});
+
+describe('the catalog document', () => {
+  it('built in steps, its bytes are JSON.stringify of the whole document (id map in NORAD order)', () => {
+    const cat = new CatalogService({ dataDir: tmpDataDir(), clock: clock() }).current();
+    const doc = catalogDocument(cat, '2026-08-22T12:00:00.000Z', ['https://example.org/a']);
+    const expected = JSON.stringify({
+      format: 1,
+      refreshed_at: '2026-08-22T12:00:00.000Z',
+      sources: ['https://example.org/a'],
+      version: cat.version,
+      sat_ids: Object.fromEntries(cat.satellites.map((s) => [String(s.norad_id), s.sat_id])),
+      elements: cat.satellites.map((s) => s.elements),
+    });
+    assert.equal(doc.toString('utf8'), expected);
   });
 });

@@ -6,7 +6,7 @@
 // stretch was 75–90 ms here (29k sat ids validated and serialised twice in one go, the body
 // joined in one copy); sliced, it is a slice plus a GC pause (20–30 ms here).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundledElements } from '../../src/catalog/bundled.js';
@@ -19,6 +19,7 @@ import type { OmmElements } from '../../src/catalog/types.js';
 import { loadConfig } from '../../src/config.js';
 import { JsonStore } from '../../src/store/json-store.js';
 import { FixedClock } from '../../src/util/clock.js';
+import { loopProbe, loopProbeAvailable } from '../helpers/loop-probe.js';
 import { tmpDataDir } from '../helpers/server.js';
 import { shiftEpoch } from './fixtures/catalog-data.js';
 import { startSourceServer, type SourceServer } from './fixtures/source-server.js';
@@ -37,32 +38,6 @@ function generatedCatalog(): OmmElements[] {
   return out;
 }
 
-/**
- * On-CPU time of this process's main thread (the event loop), ns: Linux schedstat. Wall time
- * would count the time a loaded machine (CI, other jobs) keeps the process off the CPU.
- */
-const MAIN_THREAD_SCHEDSTAT = `/proc/${process.pid}/task/${process.pid}/schedstat`;
-const loopThreadCpuNs = () => Number(readFileSync(MAIN_THREAD_SCHEDSTAT, 'utf8').split(' ')[0]);
-
-/** Turns of a timer and the most loop-thread CPU spent between two of them, from start to stop(). */
-function loopProbe(intervalMs: number) {
-  let turns = 0;
-  let maxCpuMs = 0;
-  let last = loopThreadCpuNs();
-  const timer = setInterval(() => {
-    const now = loopThreadCpuNs();
-    maxCpuMs = Math.max(maxCpuMs, (now - last) / 1e6);
-    last = now;
-    turns++;
-  }, intervalMs);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return { turns, maxCpuMs };
-    },
-  };
-}
-
 describe('a whole-catalogue refresh keeps the event loop turning', () => {
   let src: SourceServer;
   const records = generatedCatalog();
@@ -77,7 +52,7 @@ describe('a whole-catalogue refresh keeps the event loop turning', () => {
   });
   after(() => src.close());
 
-  it('timers keep firing through parse, merge, 29k new sat ids, build and persist; the result is the whole source', { skip: !existsSync(MAIN_THREAD_SCHEDSTAT) && 'needs Linux schedstat' }, async () => {
+  it('timers keep firing through parse, merge, 29k new sat ids, build and persist; the result is the whole source', { skip: !loopProbeAvailable && 'needs Linux schedstat' }, async () => {
     const dataDir = tmpDataDir();
     const clock = new FixedClock(T0);
     const config = { ...loadConfig({}), dataDir, catalogSources: [src.base + '/all.json'] };

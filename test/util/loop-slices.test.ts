@@ -75,4 +75,32 @@ describe('sliced work takes turns with the event loop', () => {
     assert.equal(await drainSliced(g(1000)), 499_500);
     await assert.rejects(drainSliced(g(-1)), /negative/);
   });
+
+  it('a job that ends on a long slice lets the loop turn before its caller goes on; a short one does not', async () => {
+    // Chained jobs (parse, merge, build, serialise) would otherwise run two slices in one turn.
+    const events: string[] = [];
+    let probing = true;
+    const probe = () => {
+      events.push('turn');
+      if (probing) setImmediate(probe);
+    };
+    setImmediate(probe);
+    await runSliced(() => {
+      events.push('long');
+      busy(6);
+      return false;
+    }, { ...eventLoopSlicer, sliceMs: 8 });
+    events.push('after long');
+    await new Promise((r) => setImmediate(r));
+    const mark = events.length;
+    await runSliced(() => {
+      events.push('short');
+      return false;
+    }, { ...eventLoopSlicer, sliceMs: 8 });
+    events.push('after short');
+    probing = false;
+    assert.ok(events.indexOf('turn') < events.indexOf('after long'), events.join(','));
+    assert.ok(events.indexOf('turn') > events.indexOf('long'), events.join(','));
+    assert.deepEqual(events.slice(mark), ['short', 'after short']);
+  });
 });
