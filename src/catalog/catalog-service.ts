@@ -115,11 +115,15 @@ export class CatalogService implements CatalogProvider {
     return this.meta;
   }
 
-  /** The ids ever given (norad → sat_id), for stable assignment across refreshes. */
-  knownIds(): Map<number, string> {
+  /**
+   * The ids ever given (norad → sat_id), for stable assignment across refreshes. Up to 30k
+   * entries: gathered in steps (Object.keys once, then lookups; Object.entries of integer-like
+   * keys is several times slower).
+   */
+  private *knownIdsSteps(): Generator<void, Map<number, string>, undefined> {
     const known = new Map<number, string>();
     for (const [n, id] of Object.entries(bundledSatIds)) known.set(Number(n), id);
-    for (const [n, id] of Object.entries(this.idStore.get())) known.set(Number(n), id);
+    yield* eachKeySteps(this.idStore.get(), (norad, id) => known.set(Number(norad), id));
     return known;
   }
 
@@ -174,8 +178,7 @@ export class CatalogService implements CatalogProvider {
   }
 
   private *buildSteps(elements: readonly OmmElements[], origin: string): Generator<void, Catalog, undefined> {
-    const known = this.knownIds();
-    yield;
+    const known = yield* this.knownIdsSteps();
     const sats: { norad: number; name: string }[] = [];
     for (let i = 0; i < elements.length; i++) {
       sats.push({ norad: elements[i].NORAD_CAT_ID, name: elements[i].OBJECT_NAME });
@@ -185,14 +188,10 @@ export class CatalogService implements CatalogProvider {
     if (added > 0) {
       // 16k ids on a first refresh: copied in steps, then written by the store in slices.
       const persisted: Record<string, string> = {};
-      let n = 0;
-      for (const [norad, id] of Object.entries(this.idStore.get())) {
-        persisted[norad] = id;
-        if ((++n & 1023) === 0) yield;
-      }
-      for (const e of elements) {
-        persisted[String(e.NORAD_CAT_ID)] = ids.get(e.NORAD_CAT_ID)!;
-        if ((++n & 1023) === 0) yield;
+      yield* eachKeySteps(this.idStore.get(), (norad, id) => (persisted[norad] = id));
+      for (let i = 0; i < elements.length; i++) {
+        persisted[String(elements[i].NORAD_CAT_ID)] = ids.get(elements[i].NORAD_CAT_ID)!;
+        if ((i & 1023) === 1023) yield;
       }
       this.idStore.set(persisted).catch((err) => log.error('saving sat ids failed', err));
     }
@@ -252,6 +251,16 @@ export class CatalogService implements CatalogProvider {
 
   private emit(): void {
     this.listeners.emit(this.cat);
+  }
+}
+
+/** Calls `fn` for each entry of a large string map, yielding every 1024 entries. */
+function* eachKeySteps(map: Readonly<Record<string, string>>, fn: (key: string, value: string) => void): Generator<void, void, undefined> {
+  const keys = Object.keys(map);
+  yield;
+  for (let i = 0; i < keys.length; i++) {
+    fn(keys[i], map[keys[i]]);
+    if ((i & 1023) === 1023) yield;
   }
 }
 

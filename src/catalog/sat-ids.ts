@@ -54,14 +54,19 @@ export function assignSatIds(
   return drain(assignSatIdsSteps(sats, known, aliases));
 }
 
-/** The same, yielding every 32 new ids (a first refresh to the whole catalog names 16k). */
+/** The same, yielding every 1024 known ids and every 32 new ones (a first refresh to the whole catalog names 16k). */
 export function* assignSatIdsSteps(
   sats: readonly { norad: number; name: string }[],
   known: ReadonlyMap<number, string>,
   aliases: AliasTable,
 ): Generator<void, { ids: Map<number, string>; added: number }, undefined> {
-  const ids = new Map(known);
-  const taken = new Set(known.values());
+  const ids = new Map<number, string>();
+  const taken = new Set<string>();
+  for (const [norad, id] of known) {
+    ids.set(norad, id);
+    taken.add(id);
+    if ((ids.size & 1023) === 0) yield;
+  }
   let added = 0;
   // Lower NORAD ids first so the older satellite keeps the bare designation on a tie.
   const fresh: { norad: number; name: string }[] = [];
