@@ -11,7 +11,7 @@ import { drain, drainSliced } from '../util/loop-slices.js';
 import { logger } from '../util/logger.js';
 import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundled.js';
 import { buildCatalogSteps, EMPTY_STATUS } from './catalog-build.js';
-import { jsonTextWithArraySteps } from '../util/json-bytes.js';
+import { jsonTextWithArrayPartsSteps } from '../util/json-bytes.js';
 import { ommRecord } from './omm.js';
 import { describeSkipped } from './parse.js';
 import { assignSatIdsSteps } from './sat-ids.js';
@@ -44,6 +44,11 @@ export interface PersistedCatalog {
 export const catalogDocument = (cat: Catalog, refreshed_at: string, sources: string[]): Buffer => drain(catalogDocumentSteps(cat, refreshed_at, sources));
 
 export function* catalogDocumentSteps(cat: Catalog, refreshed_at: string, sources: string[]): Generator<void, Buffer, undefined> {
+  return Buffer.concat(yield* catalogDocumentPartsSteps(cat, refreshed_at, sources));
+}
+
+/** The same bytes as parts, for a file write (no multi-MiB join). */
+export function* catalogDocumentPartsSteps(cat: Catalog, refreshed_at: string, sources: string[]): Generator<void, Buffer[], undefined> {
   // The id map is serialised an entry at a time (one JSON.stringify of 16k keys is ms here, tens
   // of ms on a Pi). Satellites are in NORAD order, the order JSON gives an object's integer keys,
   // so the bytes are those of JSON.stringify of the whole document.
@@ -57,7 +62,7 @@ export function* catalogDocumentSteps(cat: Catalog, refreshed_at: string, source
   }
   yield;
   const head: Omit<PersistedCatalog, 'elements' | 'sat_ids'> = { format: 1, refreshed_at, sources, version: cat.version };
-  return yield* jsonTextWithArraySteps(`${JSON.stringify(head).slice(0, -1)},"sat_ids":{${ids.join(',')}}}`, 'elements', elements);
+  return yield* jsonTextWithArrayPartsSteps(`${JSON.stringify(head).slice(0, -1)},"sat_ids":{${ids.join(',')}}}`, 'elements', elements);
 }
 
 export interface CatalogServiceOptions {
@@ -136,7 +141,7 @@ export class CatalogService implements CatalogProvider {
     // Built and serialised in slices: 16k objects are ~0.3 s of work here, seconds on a Pi.
     const next = await drainSliced(this.buildSteps(elements, 'refreshed'));
     await this.idStore.flush();
-    await writeFileAtomic(this.persistedPath(), await drainSliced(catalogDocumentSteps(next, refreshed_at, sources)));
+    await writeFileAtomic(this.persistedPath(), await drainSliced(catalogDocumentPartsSteps(next, refreshed_at, sources)));
     this.persistedVersion = next.version;
     const changed = next.version !== this.cat.version;
     this.cat = next;

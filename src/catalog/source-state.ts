@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
-import { jsonArraySteps } from '../util/json-bytes.js';
+import { jsonArrayPartsSteps } from '../util/json-bytes.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { fetchSource } from './fetch-source.js';
 import { parseCatalogSliced } from './parse.js';
@@ -91,7 +91,7 @@ export class SourceStateStore {
 
   async hold(source: string, records: OmmElements[]): Promise<void> {
     this.heldCache.set(source, records);
-    await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArraySteps(records)));
+    await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArrayPartsSteps(records)));
   }
 
   flush(): Promise<void> {

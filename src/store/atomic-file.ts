@@ -57,12 +57,17 @@ async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): P
   }
 }
 
-/** `mode` applies to the new file (the rename replaces the old one's mode too): 0o600 for secrets. */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+/**
+ * `mode` applies to the new file (the rename replaces the old one's mode too): 0o600 for secrets.
+ * `data` may be parts (a large document serialised in slices): written one after another, never
+ * joined into one buffer, which would be a multi-MiB copy in one turn of the loop.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], mode = 0o644): Promise<void> {
   return replaceVia(path, async (tmp) => {
     const fh = await open(tmp, 'w', mode);
     try {
-      await fh.writeFile(data);
+      if (Array.isArray(data)) for (const part of data) await fh.writeFile(part);
+      else await fh.writeFile(data as string | Uint8Array);
       await fh.sync();
     } finally {
       await fh.close();

@@ -18,9 +18,14 @@ function* pushArray(parts: Buffer[], items: readonly unknown[]): Generator<void,
 }
 
 export function* jsonArraySteps(items: readonly unknown[]): Generator<void, Buffer, undefined> {
+  return Buffer.concat(yield* jsonArrayPartsSteps(items));
+}
+
+/** The same bytes as parts, not joined: a file write takes them as they are (no 7 MiB join). */
+export function* jsonArrayPartsSteps(items: readonly unknown[]): Generator<void, Buffer[], undefined> {
   const parts: Buffer[] = [];
   yield* pushArray(parts, items);
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /** UTF-8 JSON of an array: the same bytes as JSON.stringify(items). */
@@ -32,10 +37,15 @@ export function* jsonWithArraySteps(doc: object, key: string, items: readonly un
 
 /** The same with the document's JSON text given (a caller that serialised a big head in steps). */
 export function* jsonTextWithArraySteps(head: string, key: string, items: readonly unknown[]): Generator<void, Buffer, undefined> {
+  return Buffer.concat(yield* jsonTextWithArrayPartsSteps(head, key, items));
+}
+
+/** The same bytes as parts, not joined. */
+export function* jsonTextWithArrayPartsSteps(head: string, key: string, items: readonly unknown[]): Generator<void, Buffer[], undefined> {
   const parts: Buffer[] = [Buffer.from(`${head === '{}' ? '{' : head.slice(0, -1) + ','}${JSON.stringify(key)}:`)];
   yield* pushArray(parts, items);
   parts.push(Buffer.from('}'));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /**
