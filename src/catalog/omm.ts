@@ -61,9 +61,15 @@ export const OmmRecordSchema = v.pipe(
   }),
 );
 
-/** Validate one record of a GP JSON array. */
-export function ommRecord(raw: unknown): (OmmElements & { DECAY_DATE?: string | null }) | RecordFailure {
-  const res = v.safeParse(OmmRecordSchema, raw);
+const BRIEF = { abortEarly: true } as const;
+
+/**
+ * Validate one record of a GP JSON array. `brief`: only the first problem is found and named (the
+ * caller keeps no more reasons): a hostile source of 30k junk objects otherwise builds a dozen
+ * issues per object, garbage that makes the collector pause inside every parse slice.
+ */
+export function ommRecord(raw: unknown, brief = false): (OmmElements & { DECAY_DATE?: string | null }) | RecordFailure {
+  const res = v.safeParse(OmmRecordSchema, raw, brief ? BRIEF : undefined);
   if (res.success) return res.output;
   const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const id = Number(o.NORAD_CAT_ID);

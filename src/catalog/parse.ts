@@ -166,7 +166,8 @@ class CatalogParser {
       return this.fail(`not valid JSON (record ${this.elements}: ${(err as Error).message.slice(0, 80)})`);
     }
     this.pos = end;
-    const r = ommRecord(raw);
+    // Past the kept sample, a skipped record's reason is only counted: find its first problem only.
+    const r = ommRecord(raw, this.skipped.length >= KEPT_SKIPPED);
     if ('reason' in r) this.skip(r);
     else this.accept(r);
     if (!this.inArray) return this.endJson();

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { json2satrec, sgp4, twoline2satrec, type OMMJsonObject } from 'satellite.js';
-import { detectFormat, parseCatalogText } from '../../src/catalog/parse.js';
+import { ommRecord } from '../../src/catalog/omm.js';
+import { detectFormat, KEPT_SKIPPED, parseCatalogText } from '../../src/catalog/parse.js';
 import { parseCatalogNumber, tleChecksumOk, tleEpochToIso, tleToElements } from '../../src/catalog/tle.js';
 import { satrecFromElements } from '../../src/catalog/validate.js';
 import { ISS, SO50, patchTleLine } from './fixtures/tle-helpers.js';
@@ -191,5 +192,20 @@ describe('format detection by content', () => {
     assert.match(parseCatalogText(full.slice(0, full.length - 5)).error!, /not valid JSON/);
     assert.match(parseCatalogText('lorem ipsum\ndolor').error!, /neither/);
     assert.match(parseCatalogText('[]').error!, /no usable records/);
+  });
+});
+
+describe('junk records past the kept sample', () => {
+  it('only the kept skipped records have every problem named; the rest stop at the first (less garbage per junk object)', () => {
+    const junk = { a: 1 };
+    const full = ommRecord(junk);
+    const brief = ommRecord(junk, true);
+    assert.ok('reason' in full && 'reason' in brief);
+    assert.ok(full.reason.split(';').length > 3, full.reason);
+    assert.equal(brief.reason.split(';').length, 1, brief.reason);
+    const r = parseCatalogText(JSON.stringify(Array.from({ length: 200 }, () => junk)));
+    assert.equal(r.skippedCount, 200);
+    assert.equal(r.skipped.length, KEPT_SKIPPED);
+    for (const s of r.skipped) assert.equal(s.reason, full.reason);
   });
 });
