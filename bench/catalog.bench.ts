@@ -16,6 +16,7 @@ import { JsonStore } from '../src/store/json-store.js';
 import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { describeRuntime, runChild } from './child-bundle.js';
+import { ownPeakRssMiB } from './peak-rss.js';
 import { fullOnly, medianMs, section, type Line, type Suite } from './harness.js';
 import { activeTlePath, AMATEUR_TLE, STATIONS_TLE } from './data.js';
 
@@ -38,18 +39,18 @@ async function child(files: string[]): Promise<void> {
   const config = { ...loadConfig({}), dataDir: dir, catalogSources: sources };
   const catalogSources = new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources });
   const catalog = new CatalogService({ dataDir: dir, clock });
-  const before = process.resourceUsage().maxRSS;
+  const before = ownPeakRssMiB();
   const refresh = new CatalogRefresh({ config, clock, stores: { catalogSources }, catalog, snapshots: new SnapshotService(dir, clock, catalog), isOffline: () => false });
   const r = await refresh.refresh('bench');
   server.close();
   rmSync(dir, { recursive: true, force: true });
-  process.stdout.write(JSON.stringify({ ok: r.ok, count: r.count, beforeKiB: before, peakKiB: process.resourceUsage().maxRSS, error: r.error }) + '\n');
+  process.stdout.write(JSON.stringify({ ok: r.ok, count: r.count, beforeMiB: before, peakMiB: ownPeakRssMiB(), error: r.error }) + '\n');
 }
 
 async function refreshRss(files: string[]): Promise<{ peakMiB: number; count: number; note: string }> {
-  const out = await runChild<{ ok: boolean; count: number; beforeKiB: number; peakKiB: number; error?: string }>('catalog', 'refresh', files);
+  const out = await runChild<{ ok: boolean; count: number; beforeMiB: number; peakMiB: number; error?: string }>('catalog', 'refresh', files);
   if (!out.ok) throw new Error(`refresh in the child failed: ${out.error}`);
-  return { peakMiB: out.peakKiB / 1024, count: out.count, note: `${out.count} objects; RSS before the refresh ${(out.beforeKiB / 1024).toFixed(0)} MiB; ${describeRuntime()}, bundled` };
+  return { peakMiB: out.peakMiB, count: out.count, note: `${out.count} objects; peak RSS before the refresh ${out.beforeMiB.toFixed(0)} MiB (VmHWM); ${describeRuntime()}, bundled` };
 }
 
 export const catalogSuite: Suite = {

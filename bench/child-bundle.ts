@@ -121,7 +121,7 @@ function childEntry(): Promise<string> {
 export async function runChild<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}): Promise<T> {
   const script = await childEntry();
   const rt = deployedRuntime();
-  const r = spawnSync(process.execPath, [...rt.flags, script, '--child', suite, child, ...args], {
+  const r = spawnSync(process.execPath, [...rt.flags, ...childFlags(), script, '--child', suite, child, ...args], {
     cwd: spawnCwd(),
     encoding: 'utf8',
     env: { ...process.env, ...rt.env, ...env },
@@ -130,12 +130,14 @@ export async function runChild<T>(suite: string, child: string, args: string[] =
   return childResult<T>(`${suite} ${child} ${args.join(' ')}`, r.stdout ?? '', `exit ${r.status ?? r.signal}: ${r.stderr || r.stdout || r.error?.message}`);
 }
 
-/** runChild without blocking this process: for a child that talks to something this process serves. */
 // BENCH_CHILD_FLAGS adds node flags to the child (`--cpu-prof --cpu-prof-dir=DIR`: NODE_OPTIONS refuses those).
+const childFlags = (): string[] => process.env.BENCH_CHILD_FLAGS?.split(' ').filter(Boolean) ?? [];
+
+/** runChild without blocking this process: for a child that talks to something this process serves. */
 export async function runChildAsync<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}): Promise<T> {
   const script = await childEntry();
   const rt = deployedRuntime();
-  const c = spawn(process.execPath, [...rt.flags, ...(process.env.BENCH_CHILD_FLAGS?.split(' ') ?? []), script, '--child', suite, child, ...args], { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn(process.execPath, [...rt.flags, ...childFlags(), script, '--child', suite, child, ...args], { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   c.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-1 << 20)));
