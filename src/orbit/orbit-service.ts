@@ -160,6 +160,7 @@ export class OrbitEngine implements OrbitService {
     const items: LiveSample[] = [];
     for (let i = 0; i < prop.size; i++) {
       const s = this.liveSample(prop, i, obs, tf);
+      if (!prop.keepsAll) prop.release(i); // a catalogue beyond the satrec cap: let it die young (Propagator.keepsAll)
       if (s) items.push(s);
       if ((i & 31) === 31) yield;
     }

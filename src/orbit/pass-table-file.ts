@@ -57,7 +57,8 @@ export async function savePassTable(path: string, t: PassTable): Promise<void> {
     parts.push(Buffer.from((k0 > 0 ? ',' : '') + chunk.join(',')));
   }
   parts.push(Buffer.from(']}'));
-  await writeFileAtomic(path, Buffer.concat(parts));
+  // Written part by part: no second ~5 MiB copy (and no copying it in one turn) at the table's peak.
+  await writeFileAtomic(path, parts);
 }
 
 /**

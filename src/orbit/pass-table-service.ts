@@ -61,11 +61,6 @@ const LEAD_MS = 10 * 60_000;
 const KEEP_PAST_MS = 3600_000;
 /** One unit of sliced work: one satellite over this much time. */
 const CHUNK_MS = 6 * 3600_000;
-/**
- * Above this many satellites a satrec is dropped once its search is done (2.2 KB each: 35 MiB for
- * 16k), so it dies young instead of filling the old generation; live() rebuilds the few it needs.
- */
-const RELEASE_SATRECS_ABOVE = 2000;
 /** Wall-time budget of one slice; a unit (≤ 1 ms warm here) and a young GC can come on top. */
 const DEFAULT_SLICE_MS = 4;
 
@@ -257,7 +252,9 @@ export class PassTableService {
         const a = from + c * CHUNK_MS;
         col.minAos = c === 0 ? minAos : a;
         if (!failed.has(i) && finder.search(i, a, Math.min(to, a + CHUNK_MS), col) !== 'ok') failed.add(i);
-        if (c === chunks - 1 && prop.size > RELEASE_SATRECS_ABOVE) prop.release(i);
+        // A satrec of a catalogue beyond the cap (2.2 KB each: 35 MiB for 16k) is dropped once its
+        // search is done, so it dies young; live() rebuilds the few it needs.
+        if (c === chunks - 1 && !prop.keepsAll) prop.release(i);
         u++;
       } while (u < units && performance.now() - s0 < sliceMs);
       const took = performance.now() - s0;

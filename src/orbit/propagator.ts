@@ -25,6 +25,18 @@ export interface SkippedOrbit {
   reason: string;
 }
 
+/**
+ * Satrecs held at once (2.2 KB each: ~4.5 MiB). Every satellite of the amateur and stations groups
+ * stays built; a 16k catalogue swept whole (the pass table, /live of every satellite) rebuilds
+ * them as it goes instead of keeping 35 MiB of them in the old generation for good.
+ */
+export const MAX_SATRECS = 2048;
+
+export interface PropagatorOptions {
+  /** At most this many satrecs are kept; the oldest built is dropped first (default MAX_SATRECS). */
+  maxSatrecs?: number;
+}
+
 export class Propagator {
   readonly ids: string[] = [];
   readonly names: string[] = [];
@@ -41,8 +53,12 @@ export class Propagator {
   // Satrecs are built on first use: a 16k catalogue costs its ~0.3 s of json2satrec inside the
   // pass table's time slices instead of one blocking burst, and live() for 8 satellites builds 8.
   private readonly recs: (SatRec | null | undefined)[];
+  /** Indexes in build order, a ring of maxSatrecs slots: the slot a new satrec takes is the oldest's. */
+  private readonly built: Int32Array;
+  private nextSlot = 0;
+  private held = 0;
 
-  constructor(sats: readonly OrbitInput[]) {
+  constructor(sats: readonly OrbitInput[], opts: PropagatorOptions = {}) {
     const inputs: OrbitInput[] = [];
     for (const s of sats) {
       if (this.index.has(s.sat_id)) continue;
@@ -57,13 +73,28 @@ export class Propagator {
     this.epochMs = new Float64Array(n);
     this.rMaxKm = new Float64Array(n);
     this.rateMax = new Float64Array(n);
+    this.built = new Int32Array(Math.max(1, opts.maxSatrecs ?? MAX_SATRECS)).fill(-1);
+  }
+
+  /**
+   * False when the catalogue is larger than the satrec cap: a sweep over every satellite then
+   * releases each satrec right after its use, so it dies young in the new space instead of being
+   * promoted and filling the old generation until a major GC (a 16k sweep: ~30 MiB of RSS).
+   */
+  get keepsAll(): boolean {
+    return this.size <= this.built.length;
+  }
+
+  /** Satrecs built and held now (at most maxSatrecs). */
+  get satrecsHeld(): number {
+    return this.held;
   }
 
   get size(): number {
     return this.inputs.length;
   }
 
-  /** The satrec of satellite i (built once), or null when SGP4 refuses its elements. */
+  /** The satrec of satellite i (built on first use, kept while among the last maxSatrecs built), or null when SGP4 refuses its elements. */
   rec(i: number): SatRec | null {
     const have = this.recs[i];
     if (have !== undefined) return have;
@@ -77,6 +108,7 @@ export class Propagator {
       this.skipped.push({ sat_id: s.sat_id, reason: (err as Error).message });
       rec = null;
     }
+    if (rec) this.hold(i); // before it is stored: the slot it takes may be its own older one
     this.recs[i] = rec;
     if (rec) {
       this.epochMs[i] = (rec.jdsatepoch - 2440587.5) * 86_400_000;
@@ -90,7 +122,23 @@ export class Propagator {
 
   /** Drops satellite i's satrec (rebuilt on next use); big catalogues call it after the pass search. */
   release(i: number): void {
-    if (this.recs[i]) this.recs[i] = undefined;
+    if (this.recs[i]) {
+      this.recs[i] = undefined;
+      this.held--;
+    }
+  }
+
+  /**
+   * Records satellite i's new satrec in the ring, dropping the satrec whose slot it takes. Every
+   * held satrec has its latest build in a slot, so at most maxSatrecs are held; a slot left by a
+   * satrec released and rebuilt since only drops it early (rebuilt on next use).
+   */
+  private hold(i: number): void {
+    const old = this.built[this.nextSlot];
+    if (old >= 0) this.release(old);
+    this.built[this.nextSlot] = i;
+    this.nextSlot = (this.nextSlot + 1) % this.built.length;
+    this.held++;
   }
 
   /**

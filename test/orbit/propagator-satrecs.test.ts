@@ -1,0 +1,56 @@
+// The satrec cache is bounded: sweeping a catalogue larger than the cap (the pass table, /live of
+// every satellite) keeps at most maxSatrecs built, and a satellite whose satrec was dropped
+// propagates to the same state once rebuilt.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MAX_SATRECS, Propagator } from '../../src/orbit/propagator.js';
+import { loadTle, T0 } from './helpers.js';
+
+const amateur = loadTle('amateur.tle');
+
+function states(prop: Propagator, t: number, onEach?: () => void): (number[] | null)[] {
+  const st = new Float64Array(6);
+  return amateur.map((_, i) => {
+    const ok = prop.propagate(i, t, st);
+    onEach?.();
+    return ok ? [...st] : null;
+  });
+}
+
+test('a sweep over more satellites than the cap holds at most the cap, with the same states', () => {
+  const cap = 16;
+  assert.ok(amateur.length > 4 * cap, `fixture has ${amateur.length} satellites`);
+  const bounded = new Propagator(amateur, { maxSatrecs: cap });
+  let most = 0;
+  const first = states(bounded, T0, () => (most = Math.max(most, bounded.satrecsHeld)));
+  assert.ok(most <= cap, `held at most ${most} satrecs (cap ${cap})`);
+  assert.ok(bounded.satrecsHeld > 0);
+  // Unbounded reference: every satellite built once and kept.
+  const reference = states(new Propagator(amateur, { maxSatrecs: amateur.length }), T0);
+  assert.deepEqual(first, reference);
+  // Again, later: the early satellites were dropped and are rebuilt to the same states.
+  const t2 = T0 + 3_600_000;
+  assert.deepEqual(states(bounded, t2), states(new Propagator(amateur, { maxSatrecs: amateur.length }), t2));
+  assert.ok(bounded.satrecsHeld <= cap);
+});
+
+test('released satrecs are not counted, and a satrec rebuilt into its own old slot stays held', () => {
+  const prop = new Propagator(amateur.slice(0, 3), { maxSatrecs: 1 });
+  const st = new Float64Array(6);
+  assert.ok(prop.propagate(0, T0, st));
+  assert.equal(prop.satrecsHeld, 1);
+  prop.release(0);
+  assert.equal(prop.satrecsHeld, 0);
+  assert.ok(prop.propagate(0, T0, st)); // its slot held its own index
+  assert.equal(prop.satrecsHeld, 1);
+  assert.ok(prop.rec(0) !== null);
+  assert.ok(prop.propagate(1, T0, st));
+  assert.equal(prop.satrecsHeld, 1);
+});
+
+test('the default cap keeps the amateur and stations groups built', () => {
+  assert.ok(MAX_SATRECS >= 2000);
+  const prop = new Propagator(amateur);
+  states(prop, T0);
+  assert.equal(prop.satrecsHeld, amateur.filter((_, i) => prop.rec(i) !== null).length);
+});
