@@ -7,7 +7,7 @@ import type { PassEvent } from '../../orbit/types.js';
 import { DEFAULT_MIN_EL_DEG, passFilterSatIds } from '../../station/pass-filter.js';
 import { iso } from '../../util/clock.js';
 import { drainSliced } from '../../util/loop-slices.js';
-import { jsonWithArraySteps } from '../../util/json-bytes.js';
+import { PassBytesCache } from '../pass-bytes-cache.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { qBool, qInt, qNumber } from '../validate.js';
 
@@ -50,18 +50,16 @@ export function passItem(s: Services, p: PassEvent, now_ms: number): v.InferOutp
   };
 }
 
-function* passItemSteps(s: Services, passes: readonly PassEvent[], now_ms: number) {
-  const items: ReturnType<typeof passItem>[] = [];
-  for (const p of passes) {
-    items.push(passItem(s, p, now_ms));
-    if (items.length % 16 === 0) yield;
-  }
-  return items;
-}
+const CLOSE = Buffer.from('}');
+/** X-Cache says whether the items' bytes were reused whole (as on /lite/snapshot). */
+const HIT = { 'X-Cache': 'HIT' };
+const MISS = { 'X-Cache': 'MISS' };
 
 // /api/v1/passes and /api/v1/passes/cache/refresh
 export function passesRoutes(s: Services): RouteDef[] {
   const horizon = s.orbit.horizonHours;
+  // Two of the largest answers' items fit, so the kiosk's and /radio's queries keep theirs.
+  const bytes = new PassBytesCache(2 * MAX_PASS_ITEMS);
   return [
     route({
       method: 'GET',
@@ -74,7 +72,8 @@ export function passesRoutes(s: Services): RouteDef[] {
         'the answer\'s `min_max_el` is the value used. The pass ' +
         'filter profile applies unless include_all_sats; include_ongoing adds passes already under way (true AOS in the past). ' +
         'aos/tca/los carry milliseconds; tca is the time of maximum elevation. At most `limit` passes ' +
-        `(default ${DEFAULT_PASS_LIMIT}, at most ${MAX_PASS_ITEMS}), the earliest by AOS; total counts every match and truncated says the answer was cut.`,
+        `(default ${DEFAULT_PASS_LIMIT}, at most ${MAX_PASS_ITEMS}), the earliest by AOS; total counts every match and truncated says the answer was cut. ` +
+        'X-Cache says HIT when the items were served from stored bytes (the same passes as a previous answer, none under way).',
       query: v.object({
         hours: v.optional(qNumber(0.1, horizon), String(DEFAULT_PASS_HOURS)),
         // No default here: absent means the operator's own minimum, read per request.
@@ -97,10 +96,17 @@ export function passesRoutes(s: Services): RouteDef[] {
           include_ongoing: query.include_ongoing,
           limit: query.limit,
         });
-        // Guidance per pass and the serialisation run in slices: 2000 items are ~100 ms here.
-        const items = await drainSliced(passItemSteps(s, passes, now));
-        const head = { timestamp: iso(now), hours: query.hours, min_max_el, count: items.length, total: passes.total, limit: query.limit, truncated: passes.total > items.length };
-        return new RawReply(await drainSliced(jsonWithArraySteps(head, 'items', items)));
+        // The items' bytes are kept (src/http/pass-bytes-cache.ts): the same passes again are a lookup;
+        // new ones get their guidance and JSON in slices (2000 cold items are ~100 ms here).
+        const key = `${query.hours}|${min_max_el}|${query.include_all_sats}|${query.include_ongoing}|${query.limit}`;
+        const basis = s.catalog.current();
+        const stored = bytes.answer(key, basis, passes, now);
+        const items = stored ?? (await drainSliced(bytes.build(key, basis, passes, now, (p) => passItem(s, p, now))));
+        const count = passes.length;
+        const head = { timestamp: iso(now), hours: query.hours, min_max_el, count, total: passes.total, limit: query.limit, truncated: passes.total > count };
+        // The same bytes as JSON.stringify({ ...head, items }).
+        const text = JSON.stringify(head);
+        return new RawReply(Buffer.concat([Buffer.from(`${text.slice(0, -1)},"items":`), items, CLOSE]), undefined, 200, stored ? HIT : MISS);
       },
     }),
     route({

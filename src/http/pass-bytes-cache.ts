@@ -1,0 +1,99 @@
+import type { PassEvent } from '../orbit/types.js';
+
+// Serialised /passes items, kept so a repeated query writes stored bytes instead of running the
+// frequency guidance and JSON.stringify for every pass again (at a tenth of a core, 1000 passes
+// were ~400 ms of guidance, stringify and garbage collection per request).
+//
+// Why the bytes can be kept: an item is a function of its pass event, the catalog (guidance
+// profiles, orbits for the phase range rates) and the pass phase at `now`. Before AOS the phase is
+// always the same (`aos`, "AOS cue"), so the bytes of a pass still to come never change while the
+// catalog stays; a pass already under way (include_ongoing) moves through its phases and is built
+// every time. Pass events are the pass table's own objects, made once per table entry: a new table
+// (new catalog version, location or time window) has new objects, so nothing is ever looked up
+// across tables. A whole answer's item bytes are reused only for exactly the same events in the same
+// order, which is how a pass filter or min elevation change, a pass starting or a pass entering the
+// window shows up: no timers, no invalidation hooks to forget.
+
+/** Answers (item arrays) kept: one per client kind (kiosk default, /radio's 48 h) without churn. */
+const ANSWERS_MAX = 2;
+
+interface Answer {
+  events: readonly PassEvent[];
+  /** `[item,item,...]` as UTF-8. */
+  bytes: Buffer;
+}
+
+export class PassBytesCache {
+  /** Per pass still to come: its item's JSON text (least recently used first). */
+  private readonly items = new Map<PassEvent, string>();
+  private readonly answers = new Map<string, Answer>();
+  /** What everything here was built against (the catalog object); a new one drops it all. */
+  private basis: unknown = null;
+  /** Items serialised and whole answers reused, since start (tests and the bench read these). */
+  readonly stats = { itemsBuilt: 0, answersReused: 0 };
+
+  /** @param itemMax items kept: at least two of the largest answers, so two clients do not evict each other. */
+  constructor(private readonly itemMax: number) {}
+
+  /**
+   * The stored `[...]` bytes for exactly these events, or null. Only answers without a pass under
+   * way are stored, so a hit is valid at any `now` before the first AOS, which it checks.
+   */
+  answer(key: string, basis: unknown, events: readonly PassEvent[], now_ms: number): Buffer | null {
+    this.sync(basis);
+    const a = this.answers.get(key);
+    if (!a || a.events.length !== events.length) return null;
+    if (events.length && now_ms >= events[0].aos_ms) return null;
+    for (let i = 0; i < events.length; i++) if (a.events[i] !== events[i]) return null;
+    this.stats.answersReused++;
+    return a.bytes;
+  }
+
+  /**
+   * Builds the `[...]` bytes for `events`, serialising only the items not kept (`item` gives one
+   * item's JSON value), yielding between groups of built items so a cold answer does not hold the
+   * loop; stores the answer when no pass in it is under way.
+   */
+  *build(key: string, basis: unknown, events: readonly PassEvent[], now_ms: number, item: (p: PassEvent) => object): Generator<void, Buffer, undefined> {
+    this.sync(basis);
+    const texts: string[] = new Array(events.length);
+    let built = 0;
+    let ongoing = false;
+    for (let i = 0; i < events.length; i++) {
+      const p = events[i];
+      const future = now_ms < p.aos_ms;
+      let text = future ? this.items.get(p) : undefined;
+      if (text === undefined) {
+        text = JSON.stringify(item(p));
+        this.stats.itemsBuilt++;
+        if (future) this.keepItem(p, text);
+        else ongoing = true;
+        if (++built % 16 === 0) yield;
+      } else {
+        // Recently used goes last, so a large answer never evicts its own items (Map keeps insertion order).
+        this.items.delete(p);
+        this.items.set(p, text);
+      }
+      texts[i] = text;
+    }
+    const bytes = Buffer.from(`[${texts.join(',')}]`, 'utf8');
+    if (!ongoing) {
+      this.answers.delete(key);
+      if (this.answers.size >= ANSWERS_MAX) this.answers.delete(this.answers.keys().next().value!);
+      this.answers.set(key, { events: events.slice(), bytes });
+    }
+    return bytes;
+  }
+
+  private keepItem(p: PassEvent, text: string): void {
+    if (this.items.size >= this.itemMax) this.items.delete(this.items.keys().next().value!);
+    this.items.set(p, text);
+  }
+
+  private sync(basis: unknown): void {
+    if (basis === this.basis) return;
+    this.items.clear();
+    this.answers.clear();
+    this.basis = basis;
+  }
+}
