@@ -70,6 +70,8 @@ interface Reply {
   contentType: string;
   body: string | Uint8Array;
   headers?: Record<string, string>;
+  /** The body is a RawReply's gzip twin: send() adds Content-Encoding and Vary (no per-request header object). */
+  gzip?: boolean;
 }
 
 function errorReply(status: number, code: string, message: string, details: unknown = null, headers?: Record<string, string>): Reply {
@@ -296,12 +298,7 @@ export class HttpServer {
       if (route.clearsLiteCache) this.opts.onLiteInvalidate?.(route);
       if (out instanceof RawReply) {
         const gz = out.gzipBody !== null && ctx.acceptEncoding.includes('gzip');
-        reply = {
-          status: out.status,
-          contentType: out.contentType,
-          body: gz ? out.gzipBody! : out.body,
-          headers: gz ? { ...out.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : out.headers,
-        };
+        reply = { status: out.status, contentType: out.contentType, body: gz ? out.gzipBody! : out.body, headers: out.headers, gzip: gz };
       } else {
         if (this.opts.checkResponses && route.response) checkResponse(route, out);
         reply = { status: 200, contentType: JSON_TYPE, body: JSON.stringify(out ?? {}) };
@@ -327,6 +324,10 @@ export class HttpServer {
       res.writeHeader('Content-Type', reply.contentType);
       res.writeHeader('Cache-Control', 'no-store');
       if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]);
+      if (reply.gzip) {
+        res.writeHeader('Content-Encoding', 'gzip');
+        res.writeHeader('Vary', 'Accept-Encoding');
+      }
       // end(body, true) writes `Connection: close` itself; writing it here too doubled the header.
       // HEAD never closes: `close` is only set while reading a POST body.
       if (head) endHead(res, bodyLength(reply.body));

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 
 // In-memory lite snapshot cache (spec part 4 "Lite snapshot rules"). An entry keeps the
 // serialized bytes and their gzipped twin wrapped as ready replies (the HTTP layer supplies
@@ -40,10 +40,14 @@ export class LiteCache<R> {
     return null;
   }
 
-  /** Serialize once, gzip once, keep both. */
+  /**
+   * Serialize once, gzip once, keep both. The fastest gzip level: a miss is paid at request
+   * time, and level 6 took ~0.4 ms of the ~1.5 ms a 15 KiB snapshot miss costs here (4 ms at a
+   * tenth of a core) to send 3.4 KiB instead of level 1's 3.8 KiB over a LAN.
+   */
   put(key: string, now: number, json: string): LiteCacheEntry<R> {
     const body = Buffer.from(json, 'utf8');
-    const gzip = gzipSync(body, { level: 6 });
+    const gzip = gzipSync(body, { level: constants.Z_BEST_SPEED });
     const entry: LiteCacheEntry<R> = { at_ms: now, body, gzip, hit: this.wrap(body, gzip, true), miss: this.wrap(body, gzip, false) };
     if (this.entries.size >= LITE_CACHE_MAX) this.evict(now);
     this.entries.set(key, entry);
