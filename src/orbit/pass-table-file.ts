@@ -44,21 +44,25 @@ const CHUNK = 2000;
 
 /**
  * Serialises straight from the columns in chunks, yielding between them, so a large table never
- * stalls the loop. Each chunk becomes bytes at once: a 16k-satellite table is ~5 MiB of text, and
- * as one string it grew the JS heap right when the search's garbage is collected.
+ * stalls the loop. Each chunk becomes bytes at once and is written before the next is made: a
+ * 16k-satellite table is ~9 MiB of text, and held whole (as a string or as parts) it sat on top
+ * of the search's peak.
  */
 export async function savePassTable(path: string, t: PassTable): Promise<void> {
+  await writeFileAtomic(path, passTableParts(t));
+}
+
+/** The file's bytes, one chunk of passes at a time, a turn of the loop between chunks. */
+export async function* passTableParts(t: PassTable): AsyncGenerator<Buffer> {
   const head = JSON.stringify({ format: 1, key: t.key, from_ms: t.from_ms, to_ms: t.to_ms, sat_ids: t.satIds, names: t.names });
-  const parts: Buffer[] = [Buffer.from(head.slice(0, -1) + ',"rows":[')];
+  yield Buffer.from(head.slice(0, -1) + ',"rows":[');
   for (let k0 = 0; k0 < t.size; k0 += CHUNK) {
-    if (k0 > 0) await yieldToLoop();
+    await yieldToLoop();
     const chunk: string[] = [];
     for (let k = k0; k < Math.min(t.size, k0 + CHUNK); k++) chunk.push(`${t.sat[k]},${t.aos[k]},${t.tca[k]},${t.los[k]},${t.maxEl[k]}`);
-    parts.push(Buffer.from((k0 > 0 ? ',' : '') + chunk.join(',')));
+    yield Buffer.from((k0 > 0 ? ',' : '') + chunk.join(','));
   }
-  parts.push(Buffer.from(']}'));
-  // Written part by part: no second ~5 MiB copy (and no copying it in one turn) at the table's peak.
-  await writeFileAtomic(path, parts);
+  yield Buffer.from(']}');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
-import { eventLoopSlicer } from '../util/loop-slices.js';
+import { drainSliced, eventLoopSlicer } from '../util/loop-slices.js';
 import { ObserverFrame } from './frames.js';
 import { PassFinder } from './pass-finder.js';
 import { loadPassTable, PASS_CACHE_FILE, removePassTable, savePassTable } from './pass-table-file.js';
@@ -202,24 +202,13 @@ export class PassTableService {
     const t0 = performance.now();
     let next: PassTable | null;
     if (base && base.from_ms <= now && base.to_ms > now && base.satIds.length === orbits.prop.size) {
-      // Extend: search only past the old end; passes straddling it are already complete in the table.
-      const col = await this.search(gen, orbits.prop, obs, base.to_ms, to, base.to_ms);
-      if (!col) return;
-      const keepFrom = Math.max(base.from_ms, now - KEEP_PAST_MS);
-      const kept = base.rows((k) => base.los[k] > keepFrom);
-      const rows = new Float64Array(kept.length + col.rows.length);
-      rows.set(kept);
-      rows.set(col.rows, kept.length);
-      next = await PassTable.build(key, orbits.prop.ids, orbits.prop.names, keepFrom, to, rows);
-      this.stats.extensions++;
+      next = await this.extended(gen, base, key, orbits.prop, obs, now, to);
+      if (next) this.stats.extensions++;
     } else {
-      const from = Math.floor((now - LEAD_MS) / 60_000) * 60_000;
-      const col = await this.search(gen, orbits.prop, obs, from, to, -Infinity);
-      if (!col) return;
-      next = await PassTable.build(key, orbits.prop.ids, orbits.prop.names, from, to, col.rows);
-      this.stats.computations++;
+      next = await this.computed(gen, key, orbits.prop, obs, Math.floor((now - LEAD_MS) / 60_000) * 60_000, to);
+      if (next) this.stats.computations++;
     }
-    if (gen !== this.gen || this.stopped) return;
+    if (!next || gen !== this.gen || this.stopped) return;
     this.table = next;
     this.stats.lastComputeMs = performance.now() - t0;
     log.info(`pass table: ${next.size} passes for ${next.satIds.length} satellites to ${new Date(next.to_ms).toISOString()} in ${this.stats.lastComputeMs.toFixed(0)} ms`);
@@ -228,6 +217,30 @@ export class PassTableService {
     } catch (err) {
       log.warn(`pass cache not saved: ${(err as Error).message}`);
     }
+  }
+
+  // Search and build are one call each so the collector's rows (tens of MiB for a 16k catalogue)
+  // are garbage once the table is built, not held through the save by the caller's frame.
+
+  /** A new table over [from, to); null when superseded. */
+  private async computed(gen: number, key: PassTableKey, prop: Propagator, obs: Observer, from: number, to: number): Promise<PassTable | null> {
+    const col = await this.search(gen, prop, obs, from, to, -Infinity);
+    return col && PassTable.build(key, prop.ids, prop.names, from, to, col.rows);
+  }
+
+  /**
+   * `base` extended to `to`: searched only past its end (passes straddling it are already complete
+   * in it), passes that ended before KEEP_PAST_MS ago dropped; null when superseded.
+   */
+  private async extended(gen: number, base: PassTable, key: PassTableKey, prop: Propagator, obs: Observer, now: number, to: number): Promise<PassTable | null> {
+    const col = await this.search(gen, prop, obs, base.to_ms, to, base.to_ms);
+    if (!col) return null;
+    const keepFrom = Math.max(base.from_ms, now - KEEP_PAST_MS);
+    const kept = await drainSliced(base.rowsSteps((k) => base.los[k] > keepFrom));
+    const rows = new Float64Array(kept.length + col.rows.length);
+    rows.set(kept);
+    rows.set(col.rows, kept.length);
+    return PassTable.build(key, prop.ids, prop.names, keepFrom, to, rows);
   }
 
   /**

@@ -4,6 +4,8 @@ import { drain, drainSliced, eventLoopSlicer } from '../util/loop-slices.js';
 import { buildColumns, type PassColumns } from './pass-table-build.js';
 import type { PassEvent, PassList } from './types.js';
 
+/** Passes copied between two yields of rowsSteps (a few ms cold on the Pi). */
+const ROWS_PER_STEP = 10_000;
 /** A column-build step is 3–7 ms here: one per loop turn. */
 const STEP_PER_TURN = { ...eventLoopSlicer, sliceMs: 0 };
 
@@ -115,9 +117,18 @@ export class PassTable {
 
   /** Flat rows again, optionally only those passing `keep` (extension). */
   rows(keep?: (k: number) => boolean): Float64Array {
+    return drain(this.rowsSteps(keep));
+  }
+
+  /**
+   * The same, yielding every ROWS_PER_STEP passes: the extension of a 16k table walks ~200k passes
+   * through `keep`, a 20–30 ms stall in one go with cold code.
+   */
+  *rowsSteps(keep?: (k: number) => boolean): Generator<void, Float64Array> {
     const out = new Float64Array(this.size * 5);
     let n = 0;
     for (let k = 0; k < this.size; k++) {
+      if (k % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
       if (keep && !keep(k)) continue;
       out[n++] = this.sat[k];
       out[n++] = this.aos[k];

@@ -60,13 +60,16 @@ async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): P
 /**
  * `mode` applies to the new file (the rename replaces the old one's mode too): 0o600 for secrets.
  * `data` may be parts (a large document serialised in slices): written one after another, never
- * joined into one buffer, which would be a multi-MiB copy in one turn of the loop.
+ * joined into one buffer, which would be a multi-MiB copy in one turn of the loop. Parts from an
+ * async iterable are made while the file is written: only one part is held at a time (a 16k
+ * pass table's ~9 MiB of text never all in memory at once).
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], mode = 0o644): Promise<void> {
+export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>, mode = 0o644): Promise<void> {
   return replaceVia(path, async (tmp) => {
     const fh = await open(tmp, 'w', mode);
     try {
       if (Array.isArray(data)) for (const part of data) await fh.writeFile(part);
+      else if (typeof data === 'object' && Symbol.asyncIterator in data) for await (const part of data) await fh.writeFile(part);
       else await fh.writeFile(data as string | Uint8Array);
       await fh.sync();
     } finally {
