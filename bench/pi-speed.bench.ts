@@ -7,7 +7,7 @@
 // bench, the rig simulator and the browser (a phone, on the real station) run at full speed.
 //
 // The budgets are the Pi's, written as such (`scaled: false`: never ×10 again on --target pi):
-// the issue's boot 3 s, snapshot hit 20 ms p99, /passes 300 ms and first frame 2 s; for the rest
+// the issue's boot 3 s, snapshot hit 20 ms p99, /passes 300 ms (the first after boot and the repeats) and first frame 2 s; for the rest
 // the README's rule applied to the dev budgets: the longest loop block 20 ms → 200 ms, a pair
 // apply 150 ms → 1.5 s, and a snapshot miss 2 ms → 20 ms to build plus the hit's 20 ms to serve.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,16 +120,21 @@ async function snapshot(base: string): Promise<{ miss: number[]; hit: number[] }
   return { miss, hit };
 }
 
-/** Median of /passes?hours=48 (what /radio and the kiosk ask for). */
-async function passes(base: string): Promise<{ ms: number[]; count: number }> {
+/**
+ * /passes?hours=48 (what /radio and the kiosk ask for): the first answer after boot, which builds
+ * every item's guidance and JSON, apart from the repeats, which find the items' bytes stored
+ * (X-Cache HIT, src/http/pass-bytes-cache.ts) until the table, the filter or the passes change.
+ */
+async function passes(base: string): Promise<{ first: number; ms: number[]; hits: number; count: number }> {
+  const first = await timed(`${base}/api/v1/passes?hours=48`);
   const ms: number[] = [];
-  let count = 0;
+  let hits = 0;
   for (let i = 0; i < (profile.quick ? 3 : 10); i++) {
     const r = await timed(`${base}/api/v1/passes?hours=48`);
     ms.push(r.ms);
-    count = JSON.parse(r.body).count;
+    if (r.res.headers.get('x-cache') === 'HIT') hits++;
   }
-  return { ms, count };
+  return { first: first.ms, ms, hits, count: JSON.parse(first.body).count };
 }
 
 /** POST /radio/pair end to end against the IC-705 simulator on a socat pty at 115200 baud. */
@@ -235,7 +240,8 @@ async function run(): Promise<Line[]> {
       },
       { name: 'lite snapshot, cache miss over HTTP, p99', value: pct(snap.miss, 99), unit: 'ms', budget: 40, scaled: false, note: `${snap.miss.length} misses (a new focus, or one evicted), median ${median(snap.miss).toFixed(1)} ms, ${TRACKED.length} tracked` },
       { name: 'lite snapshot, cache hit over HTTP, p99', value: pct(snap.hit, 99), unit: 'ms', budget: 20, scaled: false, note: `${snap.hit.length} hits, one client, median ${median(snap.hit).toFixed(1)} ms` },
-      { name: `/passes 48 h (${pass.count} passes)`, value: median(pass.ms), unit: 'ms', budget: 300, scaled: false, note: `median of ${pass.ms.length}, max ${Math.max(...pass.ms).toFixed(0)} ms` },
+      { name: `/passes 48 h (${pass.count} passes), repeated`, value: median(pass.ms), unit: 'ms', budget: 300, scaled: false, note: `median of ${pass.ms.length} after the first, ${pass.hits} served from stored item bytes, max ${Math.max(...pass.ms).toFixed(0)} ms` },
+      { name: `/passes 48 h (${pass.count} passes), first after boot`, value: pass.first, unit: 'ms', budget: 300, scaled: false, note: 'every item built: guidance (a short path per pass) and JSON, in slices' },
       ...radio,
       ...frame,
       {
