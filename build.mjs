@@ -55,7 +55,10 @@ const record = (file, budget) => {
 
 // Node flags of the server bundle and dist/bench.mjs: require for the native addons; __dirname for
 // serialport's binding loader (its path is ignored: gyp-build-bundled.cjs).
-const nodeBanner = "import{createRequire as __cr}from'node:module';import{dirname as __dn}from'node:path';import{fileURLToPath as __fp}from'node:url';const require=__cr(import.meta.url);const __dirname=__dn(__fp(import.meta.url));";
+// A chunk of the server (dist/chunks/*.mjs) resolves from dist/ as the entry does, so a native shim
+// finds ./native/ wherever the code that loads it was split to.
+const nodeBanner =
+  "import{createRequire as __cr}from'node:module';import{dirname as __dn}from'node:path';import{fileURLToPath as __fp}from'node:url';const __base=new URL(/\\/chunks\\/[^/]+$/.test(import.meta.url)?'../entry.mjs':import.meta.url,import.meta.url);const require=__cr(__base);const __dirname=__dn(__fp(__base));";
 
 const nativeShims = {
   name: 'native-shims',
@@ -81,8 +84,23 @@ const nodeBundle = {
 
 async function buildServer() {
   rmSync(join(dist, 'native'), { recursive: true, force: true });
-  await build({ ...nodeBundle, entryPoints: [join(root, 'src/main.ts')], outfile: join(dist, 'server.mjs'), plugins: [nativeShims, cronLocalTime] });
+  rmSync(join(dist, 'chunks'), { recursive: true, force: true });
+  // Split: what the server imports lazily (radio control, the LAN transport, the APRS station and
+  // its log, the serial binding) lands in dist/chunks and is read only when that area is first
+  // enabled, Node built-ins they need included (src/util/lazy-part.ts).
+  const result = await build({
+    ...nodeBundle,
+    entryPoints: { server: join(root, 'src/main.ts') },
+    outdir: dist,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    metafile: true,
+    plugins: [nativeShims, cronLocalTime],
+  });
+  writeFileSync(join(dist, 'server-meta.json'), JSON.stringify(result.metafile));
   record(join(dist, 'server.mjs'));
+  for (const f of readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs'))) record(join(dist, 'chunks', f));
   mkdirSync(join(dist, 'native'), { recursive: true });
   // uWebSockets.js: one binary per Node ABI (18 = 108, 20 = 115, 16 = 93) for the target arch.
   const uwsDir = join(root, 'node_modules/uWebSockets.js/binaries');

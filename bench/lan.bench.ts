@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { IcomLanSession } from '../src/radio/lan/lan-session.js';
-import { LAN_AUDIO_RATE_HZ } from '../src/radio/lan/lan-hub.js';
+import { LAN_AUDIO_RATE_HZ } from '../src/radio/lan/lan-types.js';
 import { resolveTncBinary } from '../src/aprs/tnc/tnc-binary.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { FixedClock } from '../src/util/clock.js';

@@ -32,13 +32,14 @@ async function tickAndApply(): Promise<{ tickUs: number; applyMs: number }> {
     const [p] = await s.orbit.passesWhenReady({ from_ms: clock.now(), hours: 48, min_max_el_deg: 20, sat_ids: ['rs-44'], include_ongoing: false });
     clock.set(p.tca_ms);
     await s.radio.startAutoTrack('rs-44', 60_000);
+    const { tracker } = await s.radio.engine();
     const t0 = clock.now();
     let k = 0;
     let sink = 0;
     const tickMs = await medianMs(`auto-track tick x${N}`, () => {
-      for (let i = 0; i < N; i++) sink += s.radio.tracker.compute(t0 + (k++ % 600) * 1000)!.targets.rx_hz > 0 ? 1 : 0;
+      for (let i = 0; i < N; i++) sink += tracker.compute(t0 + (k++ % 600) * 1000)!.targets.rx_hz > 0 ? 1 : 0;
     });
-    s.radio.tracker.stop();
+    tracker.stop();
     const pair = { uplink_hz: 145_965_000, downlink_hz: 435_640_000, uplink_mode: 'LSB', downlink_mode: 'USB' };
     let flip = 0;
     const applyMs = await medianMs('pair apply end to end', async () => {

@@ -11,12 +11,14 @@ import { LiteSettingsService } from './station/lite-settings-service.js';
 import { StationService } from './station/station-service.js';
 import { LiteService } from './station/lite-service.js';
 import { liteReply } from './http/routes/lite.js';
-import { RadioService } from './radio/radio-service.js';
-import { nodeSerialDriver, type SerialDriver } from './radio/link/serial-driver.js';
+import { RadioArea } from './radio/radio-area.js';
+import type { SerialDriver } from './radio/link/serial-driver.js';
+import { lazySerialDriver } from './radio/link/lazy-serial-driver.js';
 import type { CivTimeouts } from './radio/civ-bus.js';
 import { AprsService, type AprsServiceDeps } from './aprs/aprs-service.js';
 import { DeviceClaims } from './util/device-claims.js';
-import { LanHub, type LanHubDeps } from './radio/lan/lan-hub.js';
+import type { LanHubDeps } from './radio/lan/lan-hub.js';
+import { LazyLanHub } from './radio/lan/lazy-lan-hub.js';
 import { AccessService } from './access/access-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
@@ -55,6 +57,7 @@ export class App {
   private server: HttpServer;
   private readonly ui: UiBundle | null;
   private parts: Lifecycle[] = [];
+  private readonly lan: LazyLanHub;
   /** Resolves the promise boot work waits on until the server listens (or failed to). */
   private listened: () => void = () => {};
   port = 0;
@@ -97,14 +100,16 @@ export class App {
     });
     const lite = new LiteService(station, liteReply);
     const claims = new DeviceClaims();
+    const serial = opts.serial ?? lazySerialDriver;
     // Network time, not the app's clock: keep-alives must run even when a test fixes "now".
-    const lan = new LanHub({ clock: systemClock, ...opts.lan });
+    const lan = new LazyLanHub({ clock: systemClock, ...opts.lan });
+    this.lan = lan;
     this.parts.push(lan); // stops after the radio and APRS let their leases go
-    const radio = new RadioService({
+    const radio = new RadioArea({
       clock,
       claims,
       lan,
-      serial: opts.serial ?? nodeSerialDriver,
+      serial,
       store: stores.radio,
       guidance,
       rangeRate: (id, at) => orbit.sample(id, at)?.range_rate_km_s ?? null,
@@ -124,6 +129,7 @@ export class App {
       radio,
       claims,
       lan,
+      serial,
       version: VERSION,
       transport: opts.aprsTransport,
     });
@@ -164,6 +170,11 @@ export class App {
       gate: (c) => access.gate(c),
       allowedHosts: config.allowedHosts,
     });
+  }
+
+  /** Whether the IC-705 LAN transport has been loaded (it loads on the first Wi-Fi lease). */
+  get lanLoaded(): boolean {
+    return this.lan.loaded;
   }
 
   get routes() {

@@ -13,7 +13,7 @@ import type { StationService } from './station/station-service.js';
 import type { LiteService } from './station/lite-service.js';
 import type { RawReply } from './http/route.js';
 import type { RadioStatusSource } from './radio/types.js';
-import type { RadioService } from './radio/radio-service.js';
+import type { RadioArea } from './radio/radio-area.js';
 import type { AprsStatusSource } from './aprs/types.js';
 import type { AprsService } from './aprs/aprs-service.js';
 import type { AccessService } from './access/access-service.js';
@@ -56,7 +56,7 @@ export interface Services {
   /** The lite snapshot behind its 15 s cache (invalidateLite clears it). */
   lite: LiteService<RawReply>;
   /** Rig control over CI-V: connection, poll, writes, auto-track and the pass-pinned session. */
-  radio: RadioService;
+  radio: RadioArea;
   /** Radio runtime/session for system state and the lite snapshot (the radio service). */
   radioStatus: RadioStatusSource;
   /** The APRS station: targets and transmit gate, transport, sends, receive log, digipeater, iGate. */

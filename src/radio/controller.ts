@@ -1,6 +1,5 @@
 import { RigLink } from './rig-link.js';
-import { IC705_CAPABILITIES } from './rig-ic705.js';
-import { IC9700_CAPABILITIES } from './rig-ic9700.js';
+import { capabilitiesOf } from './rig-capabilities.js';
 import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
@@ -282,6 +281,3 @@ export class RadioController {
     await this.disconnect();
   }
 }
-
-const CAPABILITIES = { rigA: IC705_CAPABILITIES, rigB: IC9700_CAPABILITIES };
-export const capabilitiesOf = (model: 'rigA' | 'rigB'): RuntimeCapabilities => CAPABILITIES[model];

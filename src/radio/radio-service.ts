@@ -3,11 +3,11 @@ import { AutoTracker } from './auto-track.js';
 import { RadioSessionService, type SessionSelect, type SessionView, type TestPair } from './session.js';
 import type { RadioStatusSource, RadioRuntime } from './types.js';
 import type { RadioSettings } from './settings.js';
-import type { SerialDriver, PortListing } from './link/serial-driver.js';
+import type { SerialDriver } from './link/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
 import { rigPorts, type RigPorts } from './link/rig-port.js';
 import { RestorePoint, noSnapshot } from './restore-point.js';
-import type { LanHub } from './lan/lan-hub.js';
+import type { LanLeaser } from './lan/lan-types.js';
 import type { Vfo } from './rig.js';
 import { radioEligibility } from '../guidance/eligibility.js';
 import { hzToMhz3 } from '../guidance/doppler.js';
@@ -35,7 +35,7 @@ export interface RadioServiceDeps {
   /** Serial devices shared with the APRS TNC's PTT: one owner each. */
   claims?: DeviceClaims;
   /** The IC-705's LAN sessions, shared with the APRS station (Wi-Fi transport). */
-  lan: LanHub;
+  lan: LanLeaser;
 }
 
 export interface ManualPair {
@@ -124,10 +124,6 @@ export class RadioService implements RadioStatusSource {
   private async reconnect(): Promise<void> {
     await this.disconnect();
     await this.controller.connect().catch(() => {});
-  }
-
-  listPorts(): Promise<PortListing[]> {
-    return this.d.serial.list();
   }
 
   async connect(): Promise<void> {

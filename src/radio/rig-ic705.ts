@@ -1,7 +1,8 @@
 import { cmd, decode, type CivRequest, type VfoSlot } from './civ/commands.js';
 import type { CivFrame } from './civ/frame.js';
 import type { CivBus } from './civ-bus.js';
-import { SATELLITE_SCOPE_SPAN_HZ, type Readback, type RigCapabilities, type RigDriver, type RigPair, type RigSnapshot, type Vfo, type VfoState } from './rig.js';
+import { IC705_CAPABILITIES } from './rig-capabilities.js';
+import { SATELLITE_SCOPE_SPAN_HZ, type Readback, type RigDriver, type RigPair, type RigSnapshot, type Vfo, type VfoState } from './rig.js';
 
 // rigA: an Icom IC-705 over CI-V (factory address 0xA4). Satellite work uses split: VFO A is the
 // working (selected, receive) VFO and VFO B the transmit VFO. 0x25/0x26 address the selected
@@ -9,19 +10,6 @@ import { SATELLITE_SCOPE_SPAN_HZ, type Readback, type RigCapabilities, type RigD
 // absolute A and B; the IC-705 has no command that reads which VFO is selected.
 
 const fail = (what: string, err: unknown) => `${what}: ${err instanceof Error ? err.message : String(err)}`;
-
-export const IC705_CAPABILITIES: RigCapabilities = {
-  model: 'rigA',
-  radio: 'Icom IC-705',
-  validated: true,
-  validation_note: 'live-validated: connect, poll, direct frequency write, manual pair',
-  split: true,
-  scope: true,
-  tone: true,
-  snapshot: true,
-  transceive_follow: true,
-  target_mapping: { tx: 'VFO B (transmit, split)', rx: 'VFO A (receive, selected)' },
-};
 
 export class Ic705Driver implements RigDriver {
   readonly capabilities = IC705_CAPABILITIES;

@@ -1,6 +1,7 @@
 import { cmd, decode } from './civ/commands.js';
 import { RigRejected, type CivBus } from './civ-bus.js';
-import type { Readback, RigCapabilities, RigDriver, RigPair, RigSnapshot, Vfo, VfoState } from './rig.js';
+import { IC9700_CAPABILITIES } from './rig-capabilities.js';
+import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo, VfoState } from './rig.js';
 
 // rigB: an Icom IC-9700 over CI-V (factory address 0xA2). Satellite mode pairs its two bands:
 // MAIN receives (downlink) and SUB transmits (uplink) (gpredict's IC-9700 notes, Hamlib's satmode
@@ -10,19 +11,6 @@ import type { Readback, RigCapabilities, RigDriver, RigPair, RigSnapshot, Vfo, V
 // MAIN is left selected. Same codec and interface as rigA, but not validated on a radio.
 
 const BAND: Record<Vfo, 'MAIN' | 'SUB'> = { A: 'MAIN', B: 'SUB' };
-
-export const IC9700_CAPABILITIES: RigCapabilities = {
-  model: 'rigB',
-  radio: 'Icom IC-9700',
-  validated: false,
-  validation_note: 'controller and settings scaffolding: not validated against a radio as rigA is',
-  split: false,
-  scope: true,
-  tone: true,
-  snapshot: true,
-  transceive_follow: false,
-  target_mapping: { tx: 'SUB band (VFO B, satellite uplink)', rx: 'MAIN band (VFO A, satellite downlink)' },
-};
 
 export class Ic9700Driver implements RigDriver {
   readonly capabilities = IC9700_CAPABILITIES;

@@ -46,6 +46,9 @@ export interface SessionDeps {
 
 export type SessionView = RadioSession & { test_pair: TestPair | null; ended_reason: string | null };
 
+/** No satellite selected, nothing tested: the session at rest. */
+export const restingSessionView = (): SessionView => ({ ...defaultRadioSession(), test_pair: null, ended_reason: null });
+
 const illegal = (what: string, s: RadioSession) =>
   new AppError(409, 'session_state', `${what} is not possible while the session is ${s.screen_state} (${s.control_state})`, {
     screen_state: s.screen_state,
@@ -53,7 +56,7 @@ const illegal = (what: string, s: RadioSession) =>
   });
 
 export class RadioSessionService {
-  private s: SessionView = { ...defaultRadioSession(), test_pair: null, ended_reason: null };
+  private s: SessionView = restingSessionView();
   private aos_ms = 0;
   private los_ms = 0;
   private snap: RigSnapshot | null = null;
@@ -160,7 +163,7 @@ export class RadioSessionService {
   async clear(): Promise<SessionView> {
     if (this.holdsRig()) await this.release('session cleared');
     this.clearTimers();
-    this.s = { ...defaultRadioSession(), test_pair: null, ended_reason: null };
+    this.s = restingSessionView();
     return this.view();
   }
 

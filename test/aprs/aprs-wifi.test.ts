@@ -9,7 +9,7 @@ import { until } from './aprs-fixture.js';
 import { ax25 } from './aprs-fixture.js';
 import { AfskModulator } from '../../src/aprs/modem/afsk.js';
 import { wavBytes } from '../../src/aprs/modem/wav.js';
-import { LAN_AUDIO_RATE_HZ } from '../../src/radio/lan/lan-hub.js';
+import { LAN_AUDIO_RATE_HZ } from '../../src/radio/lan/lan-types.js';
 import { resolveTncBinary } from '../../src/aprs/tnc/tnc-binary.js';
 
 // APRS through the IC-705's Wi-Fi: Dire Wolf decodes the LAN receive audio from standard input;

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { encodeKiss, kissCommand, KissDecoder, type KissDecoderStats, type KissFrame, type KissParameter } from '../codec/kiss.js';
-import { nodeSerialDriver, type SerialConnection, type SerialDriver } from '../../radio/link/serial-driver.js';
+import type { SerialConnection, SerialDriver } from '../../radio/link/serial-driver.js';
+import { lazySerialDriver } from '../../radio/link/lazy-serial-driver.js';
 import { systemClock, type Clock, type Timer } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
@@ -220,7 +221,7 @@ export class PtyKissLink extends BaseKissLink {
   }
 
   protected async connectCarrier(bytes: (chunk: Uint8Array) => void, gone: (err: string) => void): Promise<Carrier> {
-    const conn: SerialConnection = await (this.po.serial ?? nodeSerialDriver).open(this.endpoint, 9600);
+    const conn: SerialConnection = await (this.po.serial ?? lazySerialDriver).open(this.endpoint, 9600);
     conn.onData(bytes);
     let watch: Timer | null = null;
     let closed = false;

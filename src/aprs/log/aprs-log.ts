@@ -7,6 +7,7 @@ import type { Clock } from '../../util/clock.js';
 import { StorageError, errorMessage } from '../../util/errors.js';
 import { logger, type Logger } from '../../util/logger.js';
 import { ageBucketCutoff, type AgeBucket } from './age-bucket.js';
+import { APRS_LOG_FIELD_MAX, AprsLogEntrySchema, type AprsLogEntry } from './log-entry.js';
 
 // The APRS receive log: one JSON object per line in a single file, newest last. The caller (the
 // APRS service) appends only while log_enabled is true; this class does not know the setting.
@@ -20,7 +21,6 @@ import { ageBucketCutoff, type AgeBucket } from './age-bucket.js';
 // - appends are not fsynced (SD-card wear): a power cut can lose the last seconds of the log, the
 //   file system's commit interval, but never corrupts what was committed before.
 
-export const APRS_LOG_FIELD_MAX = { id: 32, source: 64, destination: 64, text: 512 } as const;
 /** Longest line accepted at load: the longest entry, every character escaped, fits with room. */
 const MAX_LINE_BYTES = 8192;
 /** Lines past maxRecords × this before the file is compacted back to maxRecords. */
@@ -34,19 +34,8 @@ const READ_CHUNK = 64 * 1024;
 const tailBytes = (maxRecords: number) => Math.max(1024 * 1024, compactLimit(maxRecords) * 1024);
 const compactLimit = (maxRecords: number) => Math.ceil(maxRecords * COMPACT_FACTOR);
 
-const UTC_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
 const ID = /^(\d{13})-(\d{4})$/;
 
-export const AprsLogEntrySchema = v.object({
-  id: v.pipe(v.string(), v.minLength(1), v.maxLength(APRS_LOG_FIELD_MAX.id)),
-  received_at: v.pipe(v.string(), v.regex(UTC_ISO, 'must be a UTC ISO 8601 timestamp'), v.check((s) => Number.isFinite(Date.parse(s)), 'must be a real instant')),
-  source: v.pipe(v.string(), v.maxLength(APRS_LOG_FIELD_MAX.source)),
-  destination: v.pipe(v.string(), v.maxLength(APRS_LOG_FIELD_MAX.destination)),
-  text: v.pipe(v.string(), v.maxLength(APRS_LOG_FIELD_MAX.text)),
-  message: v.boolean(),
-});
-
-export type AprsLogEntry = v.InferOutput<typeof AprsLogEntrySchema>;
 export type AprsLogInput = Omit<AprsLogEntry, 'id'>;
 
 export interface AprsLogOptions {

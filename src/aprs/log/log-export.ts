@@ -1,4 +1,4 @@
-import type { AprsLogEntry } from './aprs-log.js';
+import type { AprsLogEntry } from './log-entry.js';
 
 // CSV and JSON downloads of the APRS log, both built from AprsLog.entries() (newest first).
 

@@ -2,7 +2,7 @@ import type { AprsSettings } from '../settings.js';
 import { TransportStartError, type AprsTransport, type TransportStatus } from './transport.js';
 import { DirewolfTransport, type TransportOptions } from './make-transport.js';
 import { AfskModulator } from '../modem/afsk.js';
-import { LAN_AUDIO_RATE_HZ, endpointKey, type LanHub, type LanLease } from '../../radio/lan/lan-hub.js';
+import { LAN_AUDIO_RATE_HZ, endpointKey, type LanLeaser, type LanLease } from '../../radio/lan/lan-types.js';
 import { Ic705Driver } from '../../radio/rig-ic705.js';
 import { cmd } from '../../radio/civ/commands.js';
 import type { RigPair, RigSnapshot } from '../../radio/rig.js';
@@ -30,7 +30,7 @@ const RX_ACTIVE_MS = 2000;
 export const LAN_PACKET_MODE = 'FM-D';
 
 export interface WifiTransportOptions extends TransportOptions {
-  lan: LanHub;
+  lan: LanLeaser;
   /** Where setup tunes VFO A (the target's frequency); null leaves the frequency alone. */
   tuneHz: () => number | null;
 }

@@ -17,7 +17,7 @@ import {
   StatusBodySchema,
   TncStatusSchema,
 } from '../../aprs/schemas.js';
-import { AprsLogEntrySchema } from '../../aprs/log/aprs-log.js';
+import { AprsLogEntrySchema } from '../../aprs/log/log-entry.js';
 import { AgeBucketSchema, AGE_BUCKETS } from '../../aprs/log/age-bucket.js';
 import { toCsv, toJsonExport } from '../../aprs/log/log-export.js';
 import type { SendKind } from '../../aprs/send.js';
@@ -145,7 +145,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
       summary: 'The stored receive log (newest first), not the in-memory recent tail',
       query: v.object({ limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(100000))) }),
       response: v.object({ items: v.array(AprsLogEntrySchema) }),
-      handler: ({ query }) => ({ items: a.logEntries(query.limit) }),
+      handler: async ({ query }) => ({ items: await a.logEntries(query.limit) }),
     }),
     route({
       method: 'POST',
@@ -161,16 +161,16 @@ export function aprsRoutes(s: Services): RouteDef[] {
       path: `${base}/log/export.csv`,
       tag: 'aprs',
       summary: 'The stored log as CSV (id, received_at, source, destination, message, text)',
-      handler: () =>
-        new RawReply(toCsv(a.logEntries()), 'text/csv; charset=utf-8', 200, { 'Content-Disposition': 'attachment; filename="aprs-log.csv"' }),
+      handler: async () =>
+        new RawReply(toCsv(await a.logEntries()), 'text/csv; charset=utf-8', 200, { 'Content-Disposition': 'attachment; filename="aprs-log.csv"' }),
     }),
     route({
       method: 'GET',
       path: `${base}/log/export.json`,
       tag: 'aprs',
       summary: 'The stored log as JSON {exported_at, count, items}',
-      handler: () =>
-        new RawReply(JSON.stringify(toJsonExport(a.logEntries(), s.clock.now())), 'application/json; charset=utf-8', 200, {
+      handler: async () =>
+        new RawReply(JSON.stringify(toJsonExport(await a.logEntries(), s.clock.now())), 'application/json; charset=utf-8', 200, {
           'Content-Disposition': 'attachment; filename="aprs-log.json"',
         }),
     }),
@@ -195,7 +195,7 @@ export function aprsRoutes(s: Services): RouteDef[] {
           const denied = /no privilege|helper .* is not installed/.test(r.error);
           throw new AppError(denied ? 403 : 502, denied ? 'install_not_permitted' : 'install_failed', r.error, { output: r.output });
         }
-        return { ok: true as const, output: r.output, status: a.tncStatus() };
+        return { ok: true as const, output: r.output, status: await a.tncStatus() };
       },
     }),
     route({
@@ -205,8 +205,8 @@ export function aprsRoutes(s: Services): RouteDef[] {
       summary: 'Open a terminal running the install (it may ask for a password there); 409 with the reason when no desktop is present',
       body: NoBodySchema,
       response: v.object({ ok: v.literal(true), terminal: v.string() }),
-      handler: () => {
-        const r = a.installTerminal();
+      handler: async () => {
+        const r = await a.installTerminal();
         if (!r.ok) throw new AppError(409, 'no_desktop', r.error);
         return { ok: true as const, terminal: r.terminal };
       },

@@ -99,31 +99,31 @@ export function radioRoutes(s: Services): RouteDef[] {
     post('/session/select', 'Pin a satellite pass: eligibility computed at once, default test pair from the frequency guide', v.object({ session: RadioSessionSchema }), async ({ body }) => ({
       session: await r.selectSession(body),
     }), { body: SessionSelectBodySchema, clearsLiteCache: true }),
-    post('/session/test-pair', "Set the session's test pair ({uplink_hz, downlink_hz, modes}) or, with an empty body, resolve the default from the frequency guide", v.object({ session: RadioSessionSchema, test_pair: v.nullable(TestPairSchema) }), ({ body }) => {
+    post('/session/test-pair', "Set the session's test pair ({uplink_hz, downlink_hz, modes}) or, with an empty body, resolve the default from the frequency guide", v.object({ session: RadioSessionSchema, test_pair: v.nullable(TestPairSchema) }), async ({ body }) => {
       let manual = null;
       if (body.downlink_hz !== undefined) manual = { uplink_hz: body.uplink_hz ?? null, downlink_hz: body.downlink_hz, uplink_mode: body.uplink_mode, downlink_mode: body.downlink_mode };
       else if (body.uplink_hz != null) throw badRequest('a test pair needs downlink_hz', { field: 'downlink_hz' });
-      const session = r.setTestPair(manual);
+      const session = await r.setTestPair(manual);
       return { session, test_pair: session.test_pair };
     }, { body: TestPairBodySchema, clearsLiteCache: true }),
     post('/session/test', 'Apply the test pair (rig snapshot captured first); control mode manual_applied', v.object({ session: RadioSessionSchema, runtime: RadioRuntimeSchema, recommendation: v.nullable(TestPairSchema) }), async () => {
-      const session = await r.sessions.test();
+      const session = await r.testSession();
       return { session, runtime: r.runtime(), recommendation: session.test_pair };
     }, { clearsLiteCache: true }),
     post('/session/test/confirm', 'Release control after a test; the rig snapshot is restored when possible', SessionRuntimeSchema, async () => {
-      await r.sessions.confirm();
+      await r.confirmTest();
       return sessionAndRuntime();
     }, { clearsLiteCache: true }),
     post('/session/start', 'Arm until AOS, or track at once when the pass is under way', SessionRuntimeSchema, async () => {
-      await r.sessions.start();
+      await r.startSession();
       return sessionAndRuntime();
     }, { clearsLiteCache: true }),
     post('/session/stop', 'Stop an armed or tracking session; the rig snapshot is restored when possible', SessionRuntimeSchema, async () => {
-      await r.sessions.stop();
+      await r.stopSession();
       return sessionAndRuntime();
     }, { clearsLiteCache: true }),
     post('/session/clear', 'Clear the selected session (control released first); the normal rotator flow returns', SessionRuntimeSchema, async () => {
-      await r.sessions.clear();
+      await r.clearSession();
       return sessionAndRuntime();
     }, { clearsLiteCache: true }),
   ];

@@ -2,7 +2,7 @@ import { CivBus, type CivTimeouts } from '../civ-bus.js';
 import { IcomLanSession, type LanSessionOptions } from './lan-session.js';
 import { preflight } from './preflight.js';
 import type { LanTimings } from './timings.js';
-import { AppError } from '../../util/errors.js';
+import { LAN_AUDIO_RATE_HZ, LAN_CIV_TIMEOUTS, LanOpenError, endpointKey, type LanEndpoint, type LanLease, type LanLeaser } from './lan-types.js';
 import type { Clock } from '../../util/clock.js';
 import { logger } from '../../util/logger.js';
 
@@ -12,39 +12,6 @@ import { logger } from '../../util/logger.js';
 // CI-V goes through one CivBus per session, so commands from both owners queue one at a time.
 
 const log = logger('radio:lan');
-
-export interface LanEndpoint {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-}
-
-/** The rig's receive and transmit audio on the LAN stream: 16-bit PCM mono at this rate. */
-export const LAN_AUDIO_RATE_HZ = 24_000;
-
-/** CI-V over Wi-Fi: a reply may wait on a retransmit, so give it longer than on a cable. */
-export const LAN_CIV_TIMEOUTS: CivTimeouts = { reply_ms: 1000, read_retries: 1, jam_retries: 2 };
-
-export const endpointKey = (e: Pick<LanEndpoint, 'host' | 'port'>): string => `lan://${e.host}:${e.port}`;
-
-export interface LanLease {
-  readonly key: string;
-  readonly session: IcomLanSession;
-  readonly bus: CivBus;
-  readonly radioName: string;
-  /** Once, if the session drops while this lease holds it (radio off, out of range). */
-  onLost(fn: (reason: string) => void): void;
-  /** Lets go; the session closes cleanly when nobody else holds it. Idempotent. */
-  release(): Promise<void>;
-}
-
-/** A failure that no retry will fix until the operator acts (wrong password, radio in use). */
-export class LanOpenError extends AppError {
-  constructor(status: number, code: string, message: string, readonly retry: boolean) {
-    super(status, code, message);
-  }
-}
 
 interface Entry {
   key: string;
@@ -68,7 +35,7 @@ export interface LanHubDeps {
   sessionOptions?: Partial<LanSessionOptions>;
 }
 
-export class LanHub {
+export class LanHub implements LanLeaser {
   readonly name = 'lan';
   private readonly entries = new Map<string, Entry>();
   private readonly opening = new Map<string, Promise<Entry>>();

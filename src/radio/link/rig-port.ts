@@ -1,7 +1,7 @@
 import { CivBus, type CivTimeouts } from '../civ-bus.js';
 import type { RadioSettings } from '../settings.js';
 import type { SerialDriver } from './serial-driver.js';
-import { LanOpenError, type LanHub } from '../lan/lan-hub.js';
+import { LanOpenError, type LanLeaser } from '../lan/lan-types.js';
 import { AppError, badRequest } from '../../util/errors.js';
 
 // The rig's CI-V line, whatever carries it: a serial device (USB) or the IC-705's LAN session
@@ -39,7 +39,7 @@ export function checkWifiTarget(s: { rig_model: string; wifi_host: string }, tra
 /** An open failure no retry fixes until the operator changes something. */
 export const isFinal = (err: unknown): boolean => err instanceof LanOpenError && !err.retry;
 
-export function rigPorts(d: { serial: SerialDriver; lan: LanHub; timeouts?: CivTimeouts }): RigPorts {
+export function rigPorts(d: { serial: SerialDriver; lan: LanLeaser; timeouts?: CivTimeouts }): RigPorts {
   return {
     check(s) {
       if (s.transport === 'wifi') checkWifiTarget(s, 'transport', 'radio');

@@ -1,0 +1,140 @@
+import type { RadioService, RadioServiceDeps, ApplyRequest, ManualPair } from './radio-service.js';
+import { restingSessionView, type SessionSelect, type SessionView, type TestPair } from './session.js';
+import type { PortListing } from './link/serial-driver.js';
+import type { Vfo } from './rig.js';
+import { defaultRadioRuntime, type RadioRuntime, type RadioStatusSource } from './types.js';
+import type { RadioSettings } from './settings.js';
+import { capabilitiesOf } from './rig-capabilities.js';
+import { LazyPart } from '../util/lazy-part.js';
+import { AppError } from '../util/errors.js';
+
+// Radio control as the routes, the station and the APRS side see it. The controller, the CI-V
+// stack, the rig drivers, the serial binding, auto-track and the session (radio-service.ts and
+// everything it imports) load when radio control is first enabled or first used, not at boot:
+// a station without a rig never pays their memory. Until then the answers are the resting ones
+// (not connected, no session), the same a loaded but idle radio gives (test/radio/radio-area.test.ts).
+
+/** The same refusal the loaded service gives, without loading it to say so. */
+const disabled = () => new AppError(409, 'radio_disabled', 'radio control is disabled: set enabled true in the radio settings first');
+
+export class RadioArea implements RadioStatusSource {
+  readonly name = 'radio';
+  private readonly part: LazyPart<RadioService>;
+  private unsubscribe: () => void = () => {};
+  private stopped = false;
+
+  constructor(private readonly d: RadioServiceDeps) {
+    this.part = new LazyPart('radio control', async () => {
+      const service = new (await import('./radio-service.js')).RadioService(d);
+      await service.start();
+      return service;
+    });
+  }
+
+  /** Loaded when enabled at boot, and as soon as the settings enable it. */
+  async start(): Promise<void> {
+    this.unsubscribe = this.d.store.onChange((s) => {
+      if (s.enabled && !this.stopped) void this.engine().catch(() => {});
+    });
+    if (this.settings().enabled) await this.engine();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    await (await this.part.settled())?.stop();
+  }
+
+  /** The radio service, loaded (and started) on first use. */
+  engine(): Promise<RadioService> {
+    return this.part.get();
+  }
+
+  /** Whether radio control has been loaded. */
+  get loaded(): boolean {
+    return this.part.current !== null;
+  }
+
+  // --- what reads never load -----------------------------------------------------------------
+
+  settings(): RadioSettings {
+    return this.d.store.get();
+  }
+  publicSettings(): RadioSettings {
+    return this.d.store.publicView();
+  }
+  runtime(): RadioRuntime {
+    return this.part.current?.runtime() ?? { ...defaultRadioRuntime(), capabilities: capabilitiesOf(this.settings().rig_model) };
+  }
+  session(): SessionView {
+    return this.part.current?.session() ?? restingSessionView();
+  }
+  state() {
+    return { settings: this.publicSettings(), runtime: this.runtime(), session: this.session() };
+  }
+  /** True while the pass-pinned session holds the rig; never before radio control is loaded. */
+  holdsRig(): boolean {
+    return this.part.current?.sessions.holdsRig() ?? false;
+  }
+  /** Serial devices on this machine: the serial binding only, not radio control. */
+  listPorts(): Promise<PortListing[]> {
+    return this.d.serial.list();
+  }
+
+  // --- what acts loads it --------------------------------------------------------------------
+
+  async connect(): Promise<void> {
+    if (!this.settings().enabled) throw disabled();
+    await (await this.engine()).connect();
+  }
+  async disconnect(): Promise<void> {
+    await this.part.current?.disconnect();
+  }
+  /** Drops PTT over CI-V (APRS emergency stop); false when no rig answers, or none was ever loaded. */
+  async pttOff(): Promise<boolean> {
+    return this.part.current?.pttOff() ?? false;
+  }
+  async poll() {
+    return (await this.engine()).poll();
+  }
+  async writeFrequency(vfo: Vfo, freq_hz: number) {
+    return (await this.engine()).writeFrequency(vfo, freq_hz);
+  }
+  async writePair(p: ManualPair) {
+    return (await this.engine()).writePair(p);
+  }
+  async apply(b: ApplyRequest) {
+    return (await this.engine()).apply(b);
+  }
+  async startAutoTrack(sat_id: string, interval_ms: number | undefined, column?: number) {
+    return (await this.engine()).startAutoTrack(sat_id, interval_ms, column);
+  }
+  /** Nothing tracks before radio control is loaded, so there is nothing to stop. */
+  stopAutoTrack(): void {
+    this.part.current?.stopAutoTrack();
+  }
+  async restore(): Promise<boolean> {
+    return (await this.engine()).restore();
+  }
+  async selectSession(b: SessionSelect): Promise<SessionView> {
+    return (await this.engine()).selectSession(b);
+  }
+  async setTestPair(p: Omit<TestPair, 'source' | 'ctcss_hz'> | null): Promise<SessionView> {
+    return (await this.engine()).setTestPair(p);
+  }
+  async testSession(): Promise<SessionView> {
+    return (await this.engine()).sessions.test();
+  }
+  async confirmTest(): Promise<void> {
+    await (await this.engine()).sessions.confirm();
+  }
+  async startSession(): Promise<void> {
+    await (await this.engine()).sessions.start();
+  }
+  async stopSession(): Promise<void> {
+    await (await this.engine()).sessions.stop();
+  }
+  async clearSession(): Promise<void> {
+    await (await this.engine()).sessions.clear();
+  }
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { tmpDataDir } from '../helpers/server.js';
+import { spawnServer, type SpawnedServer } from '../helpers/spawn-server.js';
+
+// The built server loads radio control, the LAN transport, the APRS station and the serial
+// binding from their own chunks, read from disk only when first needed (build.mjs splits them,
+// src/util/lazy-part.ts loads them). Checked on the build's own import graph (esbuild's
+// metafile, dist/server-meta.json) and on a running server's memory map.
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Modules that must not be in what server.mjs imports statically (directly or through shared chunks). */
+const LAZY = [
+  /^src\/radio\/(radio-service|controller|civ-bus|rig-ic705|rig-ic9700|rig-link|auto-track)\.ts$/,
+  /^src\/radio\/lan\/(lan-hub|lan-session|lan-stream|audio-tx)\.ts$/,
+  /^src\/radio\/link\/serial-driver\.ts$/,
+  /^src\/aprs\/(aprs-station|receive|send)\.ts$/,
+  /^src\/aprs\/log\/aprs-log\.ts$/,
+  /^src\/aprs\/(tnc|transport|igate|modem|link)\//,
+  /node_modules\/(serialport|@serialport)\//,
+];
+
+interface Meta {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+}
+
+describe('the server bundle loads only what is enabled', () => {
+  let out: string;
+  let meta: Meta;
+  let srv: SpawnedServer | null = null;
+  before(() => {
+    out = tmpDataDir('satstation-split-');
+    execFileSync(process.execPath, ['build.mjs', '--server-only', '--out', out], { cwd: root, stdio: 'pipe' });
+    meta = JSON.parse(readFileSync(join(out, 'server-meta.json'), 'utf8'));
+  });
+  after(() => {
+    if (srv) process.kill(-srv.child.pid!, 'SIGKILL');
+  });
+
+  /** Every output server.mjs loads at start: itself and the chunks it imports statically, transitively. */
+  function bootOutputs(): string[] {
+    const key = (f: string) => Object.keys(meta.outputs).find((k) => k.endsWith(f))!;
+    const seen = new Set<string>();
+    const walk = (k: string) => {
+      if (seen.has(k)) return;
+      seen.add(k);
+      for (const i of meta.outputs[k].imports) if (i.kind === 'import-statement' && !i.external) walk(i.path);
+    };
+    walk(key('/server.mjs'));
+    return [...seen];
+  }
+
+  it('no radio, LAN, APRS-station or serial module, and no node:dgram, is in what boot loads', () => {
+    const boot = bootOutputs();
+    const inputs = boot.flatMap((k) => Object.keys(meta.outputs[k].inputs));
+    assert.ok(inputs.some((p) => p === 'src/main.ts'));
+    const eager = inputs.filter((p) => LAZY.some((re) => re.test(p)));
+    assert.deepEqual(eager, [], 'loaded at boot although lazy');
+    const builtins = boot.flatMap((k) => meta.outputs[k].imports.filter((i) => i.external).map((i) => i.path));
+    assert.ok(!builtins.includes('node:dgram'), 'UDP (the LAN transport) loaded at boot');
+    // They are in the build, each in a chunk of its own graph, not left out.
+    const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
+    for (const re of LAZY.slice(0, 4)) assert.ok(all.some((p) => re.test(p)), `${re} is in no chunk`);
+  });
+
+  it('a running server maps the serial binding only once a serial device is listed', async () => {
+    srv = await spawnServer(process.execPath, [join(out, 'server.mjs')], {
+      cwd: out,
+      env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tmpDataDir(), LOG_LEVEL: 'info', NODE_PATH: '' },
+    });
+    const maps = () => readFileSync(`/proc/${srv!.child.pid}/maps`, 'utf8');
+    assert.equal((await fetch(srv.base + '/api/v1/radio/state')).status, 200);
+    assert.doesNotMatch(maps(), /serialport\.node/);
+    const ports = await fetch(srv.base + '/api/v1/radio/ports');
+    assert.equal(ports.status, 200, await ports.text());
+    assert.match(maps(), /serialport\.node/);
+    assert.ok(!srv.output.some((l) => /radio control loaded/.test(l)), 'listing ports does not load radio control');
+    const set = await fetch(srv.base + '/api/v1/settings/radio', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: true }) });
+    assert.equal(set.status, 200, await set.text());
+    for (let i = 0; i < 100 && !srv.output.some((l) => /radio control loaded/.test(l)); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(srv.output.some((l) => /radio control loaded/.test(l)), srv.output.join('\n'));
+  });
+});
