@@ -80,12 +80,34 @@ describe('architecture', () => {
     assert.deepEqual(out, []);
   });
 
-  it('domain areas do not import the station, and catalog/orbit/guidance do not import radio', () => {
+  // Floors, top to bottom: the composition root and http/; station/; the station's equipment
+  // (radio/, aprs/, rotator/); the sky (catalog/, orbit/, guidance/); the ground (util/, store/,
+  // links/ for outside links, ham/ for amateur-radio rules every area shares). Arrows only go down,
+  // and sideways between equipment only through the offering area's API module.
+  const GROUND = ['util/', 'store/', 'links/', 'ham/'];
+  const EQUIPMENT = ['radio/', 'aprs/', 'rotator/'];
+  const SKY = ['catalog/', 'orbit/', 'guidance/'];
+
+  it('the ground imports only the ground', () => {
+    const out = [...graph].flatMap(([f, deps]) => (GROUND.some((g) => f.startsWith(g)) ? deps.filter((d) => !GROUND.some((g) => d.startsWith(g))).map((d) => `${f} → ${d}`) : []));
+    assert.deepEqual(out, []);
+  });
+
+  it('equipment and sky never import the station; the sky never imports equipment', () => {
     const out = [...graph].flatMap(([f, deps]) => {
-      const area = f.split('/')[0];
-      return deps
-        .filter((d) => (['orbit', 'guidance', 'catalog', 'radio', 'store'].includes(area) && d.startsWith('station/')) || (['orbit', 'guidance', 'catalog'].includes(area) && d.startsWith('radio/')))
-        .map((d) => `${f} → ${d}`);
+      const below = [...EQUIPMENT, ...SKY, ...GROUND].some((a) => f.startsWith(a));
+      const sky = SKY.some((a) => f.startsWith(a));
+      return deps.filter((d) => (below && d.startsWith('station/')) || (sky && EQUIPMENT.some((e) => d.startsWith(e)))).map((d) => `${f} → ${d}`);
+    });
+    assert.deepEqual(out, []);
+  });
+
+  it('one equipment area reaches another only through its API module (radio/radio-api.ts, rotator/rotator-api.ts)', () => {
+    const api = (d: string) => /^(radio\/radio-api|rotator\/rotator-api|aprs\/aprs-api)\.ts$/.test(d);
+    const out = [...graph].flatMap(([f, deps]) => {
+      const mine = EQUIPMENT.find((e) => f.startsWith(e));
+      if (!mine) return [];
+      return deps.filter((d) => EQUIPMENT.some((e) => e !== mine && d.startsWith(e)) && !api(d)).map((d) => `${f} → ${d}`);
     });
     assert.deepEqual(out, []);
   });

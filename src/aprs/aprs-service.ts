@@ -8,11 +8,11 @@ import type { SendKind, SendResult } from './send.js';
 import type { AprsLog } from './log/aprs-log.js';
 import type { AgeBucket } from './log/age-bucket.js';
 import type { TransportOptions } from './transport/make-transport.js';
-import type { AprsStation, RadioLink } from './aprs-station.js';
+import type { AprsStation, RigAccess } from './aprs-station.js';
 import type { InstallOptions, TerminalOptions } from './tnc/tnc-binary.js';
-import type { LanLeaser } from '../radio/lan/lan-types.js';
-import type { SerialDriver } from '../radio/link/serial-driver.js';
-import { stationIdentity, callsignProblem } from '../station/callsign.js';
+import type { LanLeaser } from '../radio/radio-api.js';
+import type { SerialDriver } from '../links/serial-driver.js';
+import { stationIdentity, callsignProblem } from '../ham/callsign.js';
 import type { CatalogProvider } from '../catalog/types.js';
 import type { OrbitService } from '../orbit/types.js';
 import type { LocationProvider } from '../orbit/location-types.js';
@@ -32,7 +32,7 @@ import { logger } from '../util/logger.js';
 
 const log = logger('aprs');
 
-export type { RadioLink } from './aprs-station.js';
+export type { RigAccess } from './aprs-station.js';
 
 export interface AprsServiceDeps {
   clock: Clock;
@@ -43,7 +43,7 @@ export interface AprsServiceDeps {
   guidance: Pick<GuidanceService, 'recommendFor'>;
   location: LocationProvider;
   network: { state(): { online: boolean; offline: boolean } };
-  radio: RadioLink;
+  radio: RigAccess;
   claims: DeviceClaims;
   /** The IC-705's LAN sessions (Wi-Fi transport), shared with radio control. */
   lan: LanLeaser;

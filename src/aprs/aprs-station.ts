@@ -3,16 +3,16 @@ import type { AprsRuntime, AprsTarget } from './schemas.js';
 import { HeardStations, RecentPackets } from './heard.js';
 import { AprsReceiver, type ReceiveCounters } from './receive.js';
 import { AprsSender, type SendKind, type SendResult } from './send.js';
-import { IgateLink } from './igate/igate-link.js';
+import { IgateConnection } from './igate/igate-connection.js';
 import type { AprsLog } from './log/aprs-log.js';
 import { TransportStartError, type AprsTransport, type TransportStatus } from './transport/transport.js';
 import { makeTransport, type MadeTransport, type TransportOptions } from './transport/make-transport.js';
 import { LAN_PACKET_MODE, WifiTransport } from './transport/wifi-transport.js';
 import { DirewolfConfigError } from './tnc/direwolf-config.js';
-import type { LanLeaser } from '../radio/lan/lan-types.js';
-import { checkWifiTarget } from '../radio/link/rig-port.js';
-import type { SerialDriver } from '../radio/link/serial-driver.js';
-import type { StationIdentity } from '../station/callsign.js';
+import type { LanLeaser } from '../radio/radio-api.js';
+import { checkWifiTarget } from '../radio/radio-api.js';
+import type { SerialDriver } from '../links/serial-driver.js';
+import type { StationIdentity } from '../ham/callsign.js';
 import type { LocationProvider } from '../orbit/location-types.js';
 import type { DeviceClaims } from '../util/device-claims.js';
 import { AppError, errorMessage } from '../util/errors.js';
@@ -33,7 +33,7 @@ export const APRS_TICK_MS = 5000;
 const PTT_OWNER = 'the APRS TNC (PTT)';
 
 /** What the APRS side reads from radio control. */
-export interface RadioLink {
+export interface RigAccess {
   runtime(): { connected: boolean };
   pttOff(): Promise<boolean>;
   writePair(p: { uplink_hz: number; downlink_hz: number; uplink_mode?: string; downlink_mode?: string }): Promise<unknown>;
@@ -50,7 +50,7 @@ export interface AprsStationDeps {
   previewTarget(): AprsTarget;
   digipeaterActive(): boolean;
   igateActive(): boolean;
-  radio: RadioLink;
+  radio: RigAccess;
   claims: DeviceClaims;
   lan: LanLeaser;
   serial: SerialDriver;
@@ -125,12 +125,12 @@ export class AprsStation {
   readonly recent = new RecentPackets();
   readonly heard = new HeardStations();
   readonly counters: ReceiveCounters = { rx: 0, tx: 0, digipeated: 0, igated: 0, dropped_policy: 0, dropped_duplicate: 0, by_reason: {}, last_packet_at: null };
-  private readonly igate: IgateLink;
+  private readonly igate: IgateConnection;
   private readonly receiver: AprsReceiver;
   private readonly sender: AprsSender;
 
   constructor(private readonly d: AprsStationDeps) {
-    this.igate = new IgateLink({ clock: d.clock, version: d.version, connect: d.transport?.isConnect });
+    this.igate = new IgateConnection({ clock: d.clock, version: d.version, connect: d.transport?.isConnect });
     this.receiver = new AprsReceiver({
       clock: d.clock,
       settings: d.settings,

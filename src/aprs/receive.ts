@@ -7,7 +7,7 @@ import { decodeAprs, summarize, type AprsDecoded } from './codec/aprs-decode.js'
 import { decideDigipeat } from './digipeater.js';
 import { DedupeWindow, dupeKey } from './dedupe.js';
 import { gateToIs } from './igate/is-rules.js';
-import type { StationIdentity } from '../station/callsign.js';
+import type { StationIdentity } from '../ham/callsign.js';
 import { iso, type Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';

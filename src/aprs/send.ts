@@ -5,7 +5,7 @@ import type { ReceiveCounters } from './receive.js';
 import { APRS_TOCALL, applyFudge, encodeMessage, encodePosition, encodeStatus, type EncodeResult } from './codec/aprs-encode.js';
 import { encodeAx25, parseAddress, type Ax25Address, type Ax25Frame } from './codec/ax25.js';
 import { toTnc2, infoBytes } from './codec/tnc2.js';
-import type { StationIdentity } from '../station/callsign.js';
+import type { StationIdentity } from '../ham/callsign.js';
 import { iso, type Clock } from '../util/clock.js';
 import { badRequest } from '../util/errors.js';
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { SERIAL_BAUD_RATES, baudRate, serialDevice } from '../util/serial-rules.js';
-import { RIG_MODELS, civAddress } from '../radio/settings.js';
+import { RIG_MODELS, civAddress } from '../radio/radio-api.js';
 import { ICOM_LAN_CONTROL_PORT, hostName, lanLoginFields, printableText } from '../util/net-rules.js';
 
 // APRS settings (spec part 2): every field the spec names, with bounds chosen where the spec
-// shows none (recorded in docs/decisions.md). The APRS issue owns the station service; the
+// shows none (recorded in docs/decisions/station-and-lite.md). The APRS issue owns the station service; the
 // station owns this file because system state and stationIdentity read it.
 
 const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));

@@ -1,7 +1,7 @@
 import { CIV, formatFrame, writeFrame, type CivFrame } from './civ/frame.js';
 import { CivParser } from './civ/parser.js';
 import { isTransceive, matchReply, type CivRequest } from './civ/commands.js';
-import type { SerialConnection } from './link/serial-driver.js';
+import type { SerialConnection } from '../links/serial-driver.js';
 import { TimeoutError, Waitress } from '../util/waitress.js';
 import { OneAtATime } from '../util/queue.js';
 import { logger } from '../util/logger.js';

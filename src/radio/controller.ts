@@ -1,10 +1,10 @@
-import { RigLink } from './rig-link.js';
+import { RigConnection } from './rig-connection.js';
 import { capabilitiesOf } from './rig-capabilities.js';
 import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
 import type { RadioSettings } from './settings.js';
-import type { RigPorts } from './link/rig-port.js';
+import type { RigPorts } from './rig-port.js';
 import type { CivFrame } from './civ/frame.js';
 import { cmd, decode } from './civ/commands.js';
 import { rigBandOf } from '../guidance/eligibility.js';
@@ -37,7 +37,7 @@ export type RxObserver = (rx_hz: number, source: 'poll' | 'broadcast') => void;
 
 export class RadioController {
   private rt: RadioRuntime = defaultRadioRuntime();
-  private readonly link: RigLink;
+  private readonly connection: RigConnection;
   private readonly ops = new OneAtATime(8);
   private pollTimer: Timer | null = null;
   /** 'link' faults clear when the rig answers again; 'op' faults stay until the next operation. */
@@ -46,7 +46,7 @@ export class RadioController {
   private unlisten: () => void = () => {};
 
   constructor(private readonly d: ControllerDeps) {
-    this.link = new RigLink(
+    this.connection = new RigConnection(
       { ports: d.ports, clock: d.clock, settings: d.settings },
       {
         up: (rig, initError) => this.onUp(rig, initError),
@@ -60,11 +60,11 @@ export class RadioController {
   }
 
   get rig(): RigDriver | null {
-    return this.link.current;
+    return this.connection.current;
   }
 
   capabilities(): RuntimeCapabilities {
-    return this.link.current?.capabilities ?? capabilitiesOf(this.d.settings().rig_model);
+    return this.connection.current?.capabilities ?? capabilitiesOf(this.d.settings().rig_model);
   }
 
   /** The runtime a caller may hold on to (auto-track status is patched in by its owner). */
@@ -95,7 +95,7 @@ export class RadioController {
   async connect(): Promise<void> {
     this.d.ports.check(this.d.settings());
     try {
-      await this.link.connect();
+      await this.connection.connect();
     } catch (err) {
       this.fail('link', `cannot open the rig: ${errorMessage(err)}; retrying`);
       throw rigFault(err, 'connect');
@@ -103,7 +103,7 @@ export class RadioController {
   }
 
   async disconnect(): Promise<void> {
-    await this.link.disconnect();
+    await this.connection.disconnect();
     this.stopPolling();
     this.patch({ connected: false, control_mode: 'idle', active_sat_id: null, capabilities: this.capabilities() });
   }

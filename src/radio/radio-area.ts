@@ -1,6 +1,6 @@
 import type { RadioService, RadioServiceDeps, ApplyRequest, ManualPair } from './radio-service.js';
 import { restingSessionView, type SessionSelect, type SessionView, type TestPair } from './session.js';
-import type { PortListing } from './link/serial-driver.js';
+import type { PortListing } from '../links/serial-driver.js';
 import type { Vfo } from './rig.js';
 import { defaultRadioRuntime, type RadioRuntime, type RadioStatusSource } from './types.js';
 import type { RadioSettings } from './settings.js';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { baudRate, serialDevice } from '../util/serial-rules.js';
 import { ICOM_LAN_CONTROL_PORT, lanLoginFields } from '../util/net-rules.js';
+import { badRequest } from '../util/errors.js';
 
 // Radio settings (spec part 2). The radio issue owns the controller; the station owns the
 // flat file so system state can show it from the start.
@@ -47,3 +48,12 @@ export const defaultRadioSettings = (): RadioSettings => ({
   default_apply_mode_and_tone: true,
   safe_tx_guard_enabled: true,
 });
+
+/**
+ * 400 unless the settings name a rig the Wi-Fi transport can reach: rigA (the IC-705, the one
+ * model with a LAN protocol here) and an address. Radio and APRS settings both go through it.
+ */
+export function checkWifiTarget(s: { rig_model: string; wifi_host: string }, transportField: string, resource: 'radio' | 'APRS'): void {
+  if (s.rig_model !== 'rigA') throw badRequest(`the Wi-Fi transport is for rigA (the IC-705) only: set ${transportField} usb`, { field: transportField }, 'transport_unsupported');
+  if (!s.wifi_host) throw badRequest(`no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the ${resource} settings`, { field: 'wifi_host' }, 'no_wifi_host');
+}

@@ -37,7 +37,7 @@ export interface FocusSubject {
 
 /**
  * The focus track and focus pass as one subject, so a screen never names one satellite while
- * counting down or tuning another (spec rules read together, see docs/decisions.md):
+ * counting down or tuning another (spec rules read together, see docs/decisions/station-and-lite.md):
  * - an explicit sat_id that is tracked, or the ISS fallback, decides: its track and its own
  *   first pass (under way or next), or no pass; never another satellite's pass;
  * - otherwise the focus-pass rule decides (a pass under way, else the first of the list) and

@@ -1,7 +1,7 @@
 import { ISS_SAT_ID } from '../catalog/types.js';
 import type { LiveSample, PassEvent } from '../orbit/types.js';
 import { currentOrNextWorkablePass, workablePasses } from '../orbit/workable-pass.js';
-import { stationIdentity, type StationIdentity } from './callsign.js';
+import { stationIdentity, type StationIdentity } from '../ham/callsign.js';
 import { issState, type IssStateFlags } from './iss-state.js';
 import type { Tracked } from './lite-settings-service.js';
 import { passFilterSatIds } from './pass-filter.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { direwolfLaunch } from '../../src/aprs/tnc/direwolf-config.js';
 import { TncProcess } from '../../src/aprs/tnc/tnc-process.js';
 import { resolveTncBinary } from '../../src/aprs/tnc/tnc-binary.js';
-import { PtyKissLink } from '../../src/aprs/link/kiss-link.js';
+import { PtyKissConnection } from '../../src/aprs/kiss/kiss-connection.js';
 import type { KissFrame } from '../../src/aprs/codec/kiss.js';
 import { systemClock } from '../../src/util/clock.js';
 import { setLogLevel } from '../../src/util/logger.js';
@@ -120,8 +120,8 @@ describe('Dire Wolf end to end (real binary, audio looped through an ALSA file P
   let fifoFd = -1;
   let tx: TncProcess;
   let rx: TncProcess;
-  let txLink: PtyKissLink;
-  let rxLink: PtyKissLink;
+  let txLink: PtyKissConnection;
+  let rxLink: PtyKissConnection;
   const rxFrames: KissFrame[] = [];
   /** Ports 8000/8001 on external addresses that some other program had open before we began. */
   const busyBefore = new Set<string>();
@@ -157,9 +157,9 @@ describe('Dire Wolf end to end (real binary, audio looped through an ALSA file P
     assert.equal((await tx.start()).ok, true);
     const txPty = await tx.waitForPty(10_000);
     assert.ok(txPty, `TX never announced its pty:\n${tx.status().output_tail.join('\n')}`);
-    rxLink = new PtyKissLink(rxPty);
+    rxLink = new PtyKissConnection(rxPty);
     rxLink.onFrame((f) => rxFrames.push(f));
-    txLink = new PtyKissLink(txPty);
+    txLink = new PtyKissConnection(txPty);
     assert.deepEqual(await rxLink.open(), { ok: true });
     assert.deepEqual(await txLink.open(), { ok: true });
   });

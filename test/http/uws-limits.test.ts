@@ -2,7 +2,7 @@
 // " HTTP/1.1" request lines, a Host header and at most 48 header lines; anything else stays in its
 // fallback buffer, unanswered, until the 10 s idle timeout (uSockets ticks every 4 s: 8-14 s).
 // Nothing in server.ts can see these requests (no App option, env var or connection hook in 20.30).
-// If a uWS upgrade answers them, this test fails: update it and docs/decisions.md (Robustness).
+// If a uWS upgrade answers them, this test fails: update it and docs/decisions/http-and-api.md ("Requests uWS drops").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseResponses, rawExchange, suiteServer } from './raw.js';

@@ -15,9 +15,9 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Modules that must not be in what server.mjs imports statically (directly or through shared chunks). */
 const LAZY = [
-  /^src\/radio\/(radio-service|controller|civ-bus|rig-ic705|rig-ic9700|rig-link|auto-track)\.ts$/,
+  /^src\/radio\/(radio-service|controller|civ-bus|rig-ic705|rig-ic9700|rig-connection|auto-track)\.ts$/,
   /^src\/radio\/lan\/(lan-hub|lan-session|lan-stream|audio-tx)\.ts$/,
-  /^src\/radio\/link\/serial-driver\.ts$/,
+  /^src\/links\/serial-driver\.ts$/,
   /^src\/aprs\/(aprs-station|receive|send)\.ts$/,
   /^src\/aprs\/log\/aprs-log\.ts$/,
   /^src\/aprs\/(tnc|transport|igate|modem|link)\//,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { CivBus, RigRejected } from '../../src/radio/civ-bus.js';
 import { cmd } from '../../src/radio/civ/commands.js';
 import { encodeFrame, type CivFrame } from '../../src/radio/civ/frame.js';
-import type { SerialConnection } from '../../src/radio/link/serial-driver.js';
+import type { SerialConnection } from '../../src/links/serial-driver.js';
 import { TimeoutError } from '../../src/util/waitress.js';
 
 // The request/reply layer over a scripted wire (the serial device is the process edge): echo,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { callsignProblem, stationIdentity } from '../../src/station/callsign.js';
+import { callsignProblem, stationIdentity } from '../../src/ham/callsign.js';
 
 describe('station identity: callsign and SSID rules', () => {
   const good = ['W1AW', 'K1ABC', 'N2XYZ', 'KA1ABC', 'AA7BQ', 'DL1ABC', 'G4ABC', 'M0ABC', '2E0ABC', '9A1AA', '4X4AB', 'VK2XYZ', 'JA1ABC', 'VE3ABC', 'F5ABC', 'PA3ABC', 'OH2BH', 'ZL1AB', 'LU1AA', 'EA4A', 'I2ABC', 'SP5ABC', '3D2AB', 'A61AB', 'w1aw'];

@@ -7,11 +7,12 @@
 // 20 s, 512-byte lines, doc/IGATE-HINTS.md): one connection at a time; a new DNS lookup on every
 // connect (net.connect resolves each time, so rotate.aprs2.net keeps balancing); TCP_NODELAY;
 // nothing buffered while the link is down (late copies make stations jump back on maps).
-import net from 'node:net';
+import type net from 'node:net';
 import { iso, type Clock, type Timer } from '../../util/clock.js';
 import { logger, type Logger } from '../../util/logger.js';
 import { backoffMs } from '../../util/queue.js';
 import { MAX_IS_LINE_BODY_BYTES, MAX_IS_LINE_BYTES, loginLine, parseServerLine } from './is-rules.js';
+import { nodeTcpConnect, type TcpConnect } from '../../links/tcp-driver.js';
 
 export interface AprsIsStatus {
   status: 'stopped' | 'connecting' | 'logging_in' | 'connected' | 'backoff';
@@ -43,8 +44,8 @@ export interface AprsIsClientOptions {
   clock: Clock;
   software: string;
   version: string;
-  /** Seam for tests; default net.connect. Must return a socket that is still connecting. */
-  connect?: (host: string, port: number) => net.Socket;
+  /** How to open the connection (the ground TCP driver by default; tests point it at fakes). Must return a socket that is still connecting. */
+  connect?: TcpConnect;
   /** Each packet line from the server (server comments are not passed on). */
   onLine?: (line: string) => void;
   log?: Logger;
@@ -170,7 +171,7 @@ export class AprsIsClient {
     this.st.server = `${host}:${port}`;
     let socket: net.Socket;
     try {
-      socket = (this.o.connect ?? defaultConnect)(host, port);
+      socket = (this.o.connect ?? nodeTcpConnect)(host, port);
     } catch (e) {
       this.fail(null, `cannot connect to ${host}:${port}: ${message(e)}`);
       return;
@@ -349,10 +350,6 @@ export class AprsIsClient {
     this.session = null;
     if (s && destroy) s.socket.destroy();
   }
-}
-
-function defaultConnect(host: string, port: number): net.Socket {
-  return net.connect({ host, port });
 }
 
 /** FIN when nothing is pending, else (or after a grace period) destroy; resolves once closed. */

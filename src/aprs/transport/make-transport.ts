@@ -2,12 +2,12 @@ import type net from 'node:net';
 import { join } from 'node:path';
 import type { AprsSettings } from '../settings.js';
 import { TransportStartError, type AprsTransport, type TransportStatus } from './transport.js';
-import { PtyKissLink, TcpKissLink, type KissLink } from '../link/kiss-link.js';
+import { PtyKissConnection, TcpKissConnection, type KissConnection } from '../kiss/kiss-connection.js';
 import { TncProcess } from '../tnc/tnc-process.js';
 import { direwolfLaunch, mycallFor, pttPlanFor, type PttPlan } from '../tnc/direwolf-config.js';
 import { resolveTncBinary } from '../tnc/tnc-binary.js';
-import type { SerialDriver } from '../../radio/link/serial-driver.js';
-import type { StationIdentity } from '../../station/callsign.js';
+import type { SerialDriver } from '../../links/serial-driver.js';
+import type { StationIdentity } from '../../ham/callsign.js';
 import type { Clock, Timer } from '../../util/clock.js';
 import { backoffMs } from '../../util/queue.js';
 import { logger } from '../../util/logger.js';
@@ -43,7 +43,7 @@ const RECONNECT = { base_ms: 1000, max_ms: 30_000 };
 /** Received AX.25 frames of a link (KISS data frames of port 0) fanned out to the listeners. */
 class FrameFanout {
   private fns: Array<(ax25: Uint8Array) => void> = [];
-  attach(link: KissLink): void {
+  attach(link: KissConnection): void {
     link.onFrame((f) => {
       if (f.command !== 0 || f.port !== 0) return;
       for (const fn of this.fns) fn(f.data);
@@ -74,12 +74,12 @@ export function makeTransport(s: AprsSettings, o: TransportOptions): MadeTranspo
   return { transport: new DirewolfTransport(s, ptt, o), claimDevice: r.device, ownedResource: r.text ?? 'Dire Wolf sidecar (receive only, no PTT line)' };
 }
 
-/** Dire Wolf as a child process; its KISS pseudo-terminal opened through a KissLink, reopened on each restart. */
+/** Dire Wolf as a child process; its KISS pseudo-terminal opened through a KissConnection, reopened on each restart. */
 export class DirewolfTransport implements AprsTransport {
   readonly kind = 'direwolf' as const;
   private readonly tnc: TncProcess;
   private readonly frames = new FrameFanout();
-  private link: KissLink | null = null;
+  private link: KissConnection | null = null;
   private linkError: string | null = null;
   /** The open under way for the latest announced pseudo-terminal. */
   private attaching: Promise<void> = Promise.resolve();
@@ -111,7 +111,7 @@ export class DirewolfTransport implements AprsTransport {
     this.link = null;
     await old?.close();
     if (!path) return;
-    const link = new PtyKissLink(path, { serial: this.o.serial, clock: this.o.clock });
+    const link = new PtyKissConnection(path, { serial: this.o.serial, clock: this.o.clock });
     this.frames.attach(link);
     link.onClose((err) => {
       if (err) this.linkError = `KISS pseudo-terminal closed: ${err}`;
@@ -191,14 +191,14 @@ export class DirewolfTransport implements AprsTransport {
 export class ExternalKissTransport implements AprsTransport {
   readonly kind = 'external-kiss' as const;
   private readonly frames = new FrameFanout();
-  private readonly link: TcpKissLink;
+  private readonly link: TcpKissConnection;
   private want = false;
   private attempt = 0;
   private retry: Timer | null = null;
   private lastError: string | null = null;
 
   constructor(host: string, port: number, private readonly clock: Clock) {
-    this.link = new TcpKissLink(host, port, { clock });
+    this.link = new TcpKissConnection(host, port, { clock });
     this.frames.attach(this.link);
     this.link.onClose((err) => {
       if (err) this.lastError = `KISS TNC ${this.link.endpoint}: ${err}`;

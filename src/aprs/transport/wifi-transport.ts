@@ -2,12 +2,7 @@ import type { AprsSettings } from '../settings.js';
 import { TransportStartError, type AprsTransport, type TransportStatus } from './transport.js';
 import { DirewolfTransport, type TransportOptions } from './make-transport.js';
 import { AfskModulator } from '../modem/afsk.js';
-import { LAN_AUDIO_RATE_HZ, endpointKey, type LanLeaser, type LanLease } from '../../radio/lan/lan-types.js';
-import { Ic705Driver } from '../../radio/rig-ic705.js';
-import { cmd } from '../../radio/civ/commands.js';
-import type { RigPair, RigSnapshot } from '../../radio/rig.js';
-import { civAddressByte } from '../../radio/link/rig-port.js';
-import { RECONNECT } from '../../radio/rig-link.js';
+import { LAN_AUDIO_RATE_HZ, RECONNECT, endpointKey, openWifiRig, type LanLeaser, type RigPair, type RigSnapshot, type WifiRig } from '../../radio/radio-api.js';
 import type { Timer } from '../../util/clock.js';
 import { backoffMs } from '../../util/queue.js';
 import { errorMessage } from '../../util/errors.js';
@@ -42,8 +37,7 @@ export class WifiTransport implements AprsTransport {
   readonly endpoint: string;
   private readonly rx: DirewolfTransport;
   private readonly modem: AfskModulator;
-  private lease: LanLease | null = null;
-  private rig: Ic705Driver | null = null;
+  private rig: WifiRig | null = null;
   private snapshot: RigSnapshot | null = null;
   private queue: Uint8Array[] = [];
   private pumping = false;
@@ -85,7 +79,7 @@ export class WifiTransport implements AprsTransport {
     this.want = false;
     this.cancelRetry();
     this.queue = [];
-    this.lease?.session.audioTx.abort();
+    this.rig?.audioTx.abort();
     await this.unkey();
     await this.rx.stop().catch(() => {});
     await this.teardown();
@@ -96,13 +90,13 @@ export class WifiTransport implements AprsTransport {
     this.want = false;
     this.cancelRetry();
     this.queue = [];
-    this.lease?.session.audioTx.abort();
+    this.rig?.audioTx.abort();
     void this.unkey().finally(() => this.teardown());
     this.rx.kill();
   }
 
   send(ax25: Uint8Array): boolean {
-    if (!this.lease || this.queue.length >= TX_QUEUE_MAX) return false;
+    if (!this.rig || this.queue.length >= TX_QUEUE_MAX) return false;
     this.queue.push(ax25.slice());
     void this.pump();
     return true;
@@ -120,7 +114,7 @@ export class WifiTransport implements AprsTransport {
 
   status(): TransportStatus {
     const r = this.rx.status();
-    const up = this.lease !== null;
+    const up = this.rig !== null;
     return {
       sidecar_running: r.sidecar_running,
       kiss_connected: up && r.kiss_connected,
@@ -132,55 +126,51 @@ export class WifiTransport implements AprsTransport {
       last_error: this.lastError ?? r.last_error,
       ptt_unavailable: false,
       audio_rx_active: up && performance.now() - this.lastRxAudioAt < RX_ACTIVE_MS,
-      audio_tx_active: this.lease?.session.audioTx.active ?? false,
-      owned_resource: up ? `${this.endpoint} (${this.lease!.radioName} LAN session: CI-V PTT, audio)` : null,
+      audio_tx_active: this.rig?.audioTx.active ?? false,
+      owned_resource: up ? `${this.endpoint} (${this.rig!.radioName} LAN session: CI-V PTT, audio)` : null,
     };
   }
 
   // --- the session --------------------------------------------------------------------------
 
   private async openSession(): Promise<void> {
-    const s = this.s;
-    const lease = await this.o.lan.lease(OWNER, { host: s.wifi_host, port: s.wifi_control_port, username: s.wifi_username, password: s.wifi_password }, civAddressByte(s.civ_address));
-    const rig = new Ic705Driver(lease.bus);
+    const rig = await openWifiRig(this.o.lan, OWNER, this.s);
     try {
       // A session that dropped mid-transmit may have left the radio keyed: unkey before anything.
-      await lease.bus.urgent(cmd.setTransmit(false));
+      await rig.ptt(false);
       // The first snapshot is the operator's state; a reconnect keeps it and sets up again.
       this.snapshot ??= await rig.snapshot();
       const hz = this.o.tuneHz();
-      if (hz !== null) await rig.writeVfo('A', hz, LAN_PACKET_MODE);
+      if (hz !== null) await rig.tuneReceive(hz, LAN_PACKET_MODE);
     } catch (err) {
       await this.restoreWith(rig);
-      await lease.release();
+      await rig.release();
       throw new Error(`rig setup over Wi-Fi failed (${errorMessage(err)}); the previous rig state was restored`);
     }
     if (!this.want) {
       await this.restoreWith(rig);
-      await lease.release();
+      await rig.release();
       return;
     }
-    lease.session.onAudio((pcm) => {
-      if (this.lease !== lease) return;
+    rig.onAudio((pcm) => {
+      if (this.rig !== rig) return;
       this.lastRxAudioAt = performance.now(); // network time: the app clock may be fixed
       this.rx.feedAudio(pcm);
     });
-    lease.onLost((why) => this.lost(lease, why));
-    this.lease = lease;
+    rig.onLost((why) => this.lost(rig, why));
     this.rig = rig;
     this.attempt = 0;
     this.lastError = null;
     this.state = 'idle';
-    log.info(`${lease.radioName} at ${this.endpoint}: APRS over Wi-Fi ready`);
+    log.info(`${rig.radioName} at ${this.endpoint}: APRS over Wi-Fi ready`);
   }
 
-  private lost(lease: LanLease, why: string): void {
-    if (this.lease !== lease) return;
-    this.lease = null;
+  private lost(rig: WifiRig, why: string): void {
+    if (this.rig !== rig) return;
     this.rig = null;
     this.queue = [];
     // Nothing more can go over a dead session: the audio stops, and the next session unkeys first.
-    lease.session.audioTx.abort();
+    rig.audioTx.abort();
     this.keyed = false;
     this.lastError = `${why}; transmit stopped, reconnecting`;
     this.state = 'reconnecting';
@@ -192,7 +182,7 @@ export class WifiTransport implements AprsTransport {
     const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
     this.retry = this.o.clock.setTimeout(() => {
       this.retry = null;
-      if (!this.want || this.lease) return;
+      if (!this.want || this.rig) return;
       this.openSession().catch((err) => {
         this.lastError = `reconnecting to ${this.endpoint}: ${errorMessage(err)}`;
         this.scheduleRetry();
@@ -207,16 +197,14 @@ export class WifiTransport implements AprsTransport {
 
   /** Rig state back as the operator had it, the lease let go. Never throws. */
   private async teardown(): Promise<void> {
-    const lease = this.lease;
     const rig = this.rig;
-    this.lease = null;
     this.rig = null;
     this.state = 'stopped';
     if (rig) await this.restoreWith(rig);
-    await lease?.release().catch(() => {});
+    await rig?.release().catch(() => {});
   }
 
-  private async restoreWith(rig: Ic705Driver): Promise<void> {
+  private async restoreWith(rig: WifiRig): Promise<void> {
     const snap = this.snapshot;
     if (!snap) return;
     try {
@@ -233,38 +221,38 @@ export class WifiTransport implements AprsTransport {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.queue.length && this.lease) {
+      while (this.queue.length && this.rig) {
         const frame = this.queue.shift()!;
-        await this.transmit(this.lease, frame);
+        await this.transmit(this.rig, frame);
       }
     } finally {
       this.pumping = false;
     }
   }
 
-  private async transmit(lease: LanLease, frame: Uint8Array): Promise<void> {
+  private async transmit(rig: WifiRig, frame: Uint8Array): Promise<void> {
     // One transmission at a time, so the modulator's buffer stays ours until play() resolves.
     const pcm = this.modem.modulate([frame]);
     try {
-      await lease.bus.request(cmd.setTransmit(true));
+      await rig.ptt(true);
       this.keyed = true;
       this.state = 'transmitting';
-      const r = await lease.session.audioTx.play(pcm);
+      const r = await rig.audioTx.play(pcm);
       if (r.kind === 'lost') this.lastError = `the LAN session was lost mid-transmit (${r.reason}); PTT released`;
     } catch (err) {
       this.lastError = `transmit over Wi-Fi failed: ${errorMessage(err)}`;
     } finally {
       await this.unkey();
-      if (this.lease === lease) this.state = 'idle';
+      if (this.rig === rig) this.state = 'idle';
     }
   }
 
   /** PTT off after every transmission, whatever happened; a failure is reported, never thrown. */
   private async unkey(): Promise<void> {
-    const lease = this.lease;
-    if (!lease) return;
+    const rig = this.rig;
+    if (!rig) return;
     try {
-      await lease.bus.urgent(cmd.setTransmit(false));
+      await rig.ptt(false);
       this.keyed = false;
     } catch (err) {
       if (this.keyed) this.lastError = `PTT off over Wi-Fi was not confirmed (${errorMessage(err)}); check the radio`;

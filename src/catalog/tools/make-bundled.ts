@@ -16,7 +16,7 @@ const dataRoot = resolve(process.argv[2] ?? join(root, '../shared/data'));
 const out = join(here, '../data');
 const read = (p: string) => readFileSync(join(dataRoot, p), 'utf8');
 
-// Identity fixes between CelesTrak and SatNOGS/JE9PEL numbering (see decisions.md): CelesTrak's
+// Identity fixes between CelesTrak and SatNOGS/JE9PEL numbering (see docs/decisions/catalog.md): CelesTrak's
 // GREENCUBE (IO-117) is 53109; SatNOGS and JE9PEL file GreenCube under 53106 (53109 = MTCube-2).
 const RADIO_SOURCE_NORAD: Record<number, number> = { 53109: 53106 };
 

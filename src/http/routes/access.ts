@@ -3,7 +3,7 @@ import { RawReply, route, type RouteDef } from '../route.js';
 import { AccessChangeSchema, AccessStateSchema, LoginSchema } from '../../access/schemas.js';
 import type { AccessOutcome } from '../../access/access-service.js';
 
-// /api/v1/access/*: the operator lock (not in the spec: docs/decisions.md "Operator access").
+// /api/v1/access/*: the operator lock (not in the spec: docs/decisions/access.md).
 export function accessRoutes(s: Services): RouteDef[] {
   const a = s.access;
   /** The state as JSON, with the session cookie the change set or cleared. */

@@ -18,7 +18,7 @@ import { systemClock, type Clock, type Timer } from '../../util/clock.js';
 import { logger } from '../../util/logger.js';
 import { Listeners } from '../../util/listeners.js';
 import { TimeoutError, Waitress } from '../../util/waitress.js';
-import type { SerialConnection } from '../link/serial-driver.js';
+import type { SerialConnection } from '../../links/serial-driver.js';
 import { PacedAudioTx, type LanAudioTx, type Pacer } from './audio-tx.js';
 import { Heartbeat, LanStream, every, heartbeatMs, newCounters, resolveHost, socketErrorText, type LanCounters, type StreamName } from './lan-stream.js';
 import {

@@ -11,7 +11,7 @@ export type IgateConfig = Pick<AprsIsClientOptions, 'host' | 'port' | 'callsign'
 
 const STOPPED: AprsIsStatus = { status: 'stopped', connected: false, verified: null, server: null, last_connect_at: null, last_error: null, lines_sent: 0, lines_received: 0, lines_dropped: 0 };
 
-export class IgateLink {
+export class IgateConnection {
   private client: AprsIsClient | null = null;
   private key = '';
   private lastStatus: AprsIsStatus = STOPPED;

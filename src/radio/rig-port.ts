@@ -1,8 +1,9 @@
-import { CivBus, type CivTimeouts } from '../civ-bus.js';
-import type { RadioSettings } from '../settings.js';
-import type { SerialDriver } from './serial-driver.js';
-import { LanOpenError, type LanLeaser } from '../lan/lan-types.js';
-import { AppError, badRequest } from '../../util/errors.js';
+import { CivBus, type CivTimeouts } from './civ-bus.js';
+import type { RadioSettings } from './settings.js';
+import type { SerialDriver } from '../links/serial-driver.js';
+import { LanOpenError, type LanLeaser } from './lan/lan-types.js';
+import { AppError, badRequest } from '../util/errors.js';
+import { checkWifiTarget } from './settings.js';
 
 // The rig's CI-V line, whatever carries it: a serial device (USB) or the IC-705's LAN session
 // (Wi-Fi). The controller, drivers, auto-track and session run unchanged over either; only
@@ -27,14 +28,6 @@ export interface RigPorts {
   check(s: RadioSettings): void;
 }
 
-/**
- * 400 unless the settings name a rig the Wi-Fi transport can reach: rigA (the IC-705, the one
- * model with a LAN protocol here) and an address. Radio and APRS settings both go through it.
- */
-export function checkWifiTarget(s: { rig_model: string; wifi_host: string }, transportField: string, resource: 'radio' | 'APRS'): void {
-  if (s.rig_model !== 'rigA') throw badRequest(`the Wi-Fi transport is for rigA (the IC-705) only: set ${transportField} usb`, { field: transportField }, 'transport_unsupported');
-  if (!s.wifi_host) throw badRequest(`no rig address is set: enter the radio’s Wi-Fi address (wifi_host) in the ${resource} settings`, { field: 'wifi_host' }, 'no_wifi_host');
-}
 
 /** An open failure no retry fixes until the operator changes something. */
 export const isFinal = (err: unknown): boolean => err instanceof LanOpenError && !err.retry;

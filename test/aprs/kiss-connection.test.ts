@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { PtyKissLink, TcpKissLink, type KissLink } from '../../src/aprs/link/kiss-link.js';
+import { PtyKissConnection, TcpKissConnection, type KissConnection } from '../../src/aprs/kiss/kiss-connection.js';
 import type { KissFrame } from '../../src/aprs/codec/kiss.js';
 import { KissTncSim } from '../sims/kiss-tnc.js';
 import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
@@ -15,7 +15,7 @@ const addr = (call: string, ssid: number, last: boolean) => [...call.padEnd(6, '
 const UI = Uint8Array.from([...addr('APZ001', 0, false), ...addr('N0CALL', 7, true), 0x03, 0xf0, ...Buffer.from(':N0CALL   :hello{1'), 0xc0, 0xdb, 0xc0]);
 const UI2 = Uint8Array.from([...UI.subarray(0, 16), ...Buffer.from('>status')]);
 
-function collect(link: KissLink) {
+function collect(link: KissConnection) {
   const frames: KissFrame[] = [];
   const closes: Array<string | null> = [];
   link.onFrame((f) => frames.push(f));
@@ -38,7 +38,7 @@ const oddSplits = (len: number) => {
   return out;
 };
 
-describe('TcpKissLink against the fake TNC', () => {
+describe('TcpKissConnection against the fake TNC', () => {
   const sim = new KissTncSim();
   let port = 0;
   before(async () => {
@@ -47,7 +47,7 @@ describe('TcpKissLink against the fake TNC', () => {
   after(() => sim.close());
 
   it('sends an AX.25 frame as one KISS data frame, escaped on the wire', async () => {
-    const link = new TcpKissLink('127.0.0.1', port);
+    const link = new TcpKissConnection('127.0.0.1', port);
     assert.deepEqual(await link.open(), { ok: true });
     assert.equal(link.connected, true);
     assert.equal(link.endpoint, `127.0.0.1:${port}`);
@@ -66,7 +66,7 @@ describe('TcpKissLink against the fake TNC', () => {
   });
 
   it('decodes frames the TNC pushes, split at odd offsets, back to back', async () => {
-    const link = new TcpKissLink('127.0.0.1', port);
+    const link = new TcpKissConnection('127.0.0.1', port);
     const { frames } = collect(link);
     await link.open();
     await sim.waitClient();
@@ -82,7 +82,7 @@ describe('TcpKissLink against the fake TNC', () => {
   });
 
   it('survives a listener that throws, and garbage on the line', async () => {
-    const link = new TcpKissLink('127.0.0.1', port);
+    const link = new TcpKissConnection('127.0.0.1', port);
     const frames: KissFrame[] = [];
     link.onFrame(() => {
       throw new Error('listener bug');
@@ -100,7 +100,7 @@ describe('TcpKissLink against the fake TNC', () => {
   });
 
   it('reports the TNC dropping the connection, refuses sends while down, and opens again', async () => {
-    const link = new TcpKissLink('127.0.0.1', port);
+    const link = new TcpKissConnection('127.0.0.1', port);
     const { frames, closes } = collect(link);
     await link.open();
     await sim.waitClient();
@@ -121,7 +121,7 @@ describe('TcpKissLink against the fake TNC', () => {
     const srv = createServer();
     const free = await new Promise<number>((r) => srv.listen(0, '127.0.0.1', () => r((srv.address() as { port: number }).port)));
     await new Promise((r) => srv.close(r));
-    const link = new TcpKissLink('127.0.0.1', free);
+    const link = new TcpKissConnection('127.0.0.1', free);
     const r = await link.open();
     assert.equal(r.ok, false);
     assert.match(r.ok ? '' : r.error, /ECONNREFUSED/);
@@ -130,7 +130,7 @@ describe('TcpKissLink against the fake TNC', () => {
   });
 
   it('refuses empty, oversize and out-of-range frames', async () => {
-    const link = new TcpKissLink('127.0.0.1', port, { maxFrameBytes: 64 });
+    const link = new TcpKissConnection('127.0.0.1', port, { maxFrameBytes: 64 });
     await link.open();
     assert.equal(link.send(new Uint8Array(0)), false);
     assert.equal(link.send(new Uint8Array(65)), false);
@@ -141,7 +141,7 @@ describe('TcpKissLink against the fake TNC', () => {
   });
 });
 
-describe('PtyKissLink against the fake TNC on a pseudo-terminal pair', () => {
+describe('PtyKissConnection against the fake TNC on a pseudo-terminal pair', () => {
   let pair: PtyPair;
   const sim = new KissTncSim();
   before(async () => {
@@ -154,7 +154,7 @@ describe('PtyKissLink against the fake TNC on a pseudo-terminal pair', () => {
   });
 
   it('carries frames both ways, split at odd offsets', async () => {
-    const link = new PtyKissLink(pair.ctlPath, { presenceCheckMs: 50 });
+    const link = new PtyKissConnection(pair.ctlPath, { presenceCheckMs: 50 });
     const { frames } = collect(link);
     assert.deepEqual(await link.open(), { ok: true });
     assert.equal(link.kind, 'pty');
@@ -170,7 +170,7 @@ describe('PtyKissLink against the fake TNC on a pseudo-terminal pair', () => {
   });
 
   it('notices the pseudo-terminal going away (the TNC exited)', async () => {
-    const link = new PtyKissLink(pair.ctlPath, { presenceCheckMs: 50 });
+    const link = new PtyKissConnection(pair.ctlPath, { presenceCheckMs: 50 });
     const { closes } = collect(link);
     await link.open();
     await pair.unplug();
@@ -184,7 +184,7 @@ describe('PtyKissLink against the fake TNC on a pseudo-terminal pair', () => {
   });
 
   it('answers a missing device with an error', async () => {
-    const link = new PtyKissLink('/dev/shm/satstation-no-such-pty');
+    const link = new PtyKissConnection('/dev/shm/satstation-no-such-pty');
     const r = await link.open();
     assert.equal(r.ok, false);
     assert.match(r.ok ? '' : r.error, /cannot open/);

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { nodeTcpConnect, type TcpConnect } from '../../links/tcp-driver.js';
 import { encodeKiss, kissCommand, KissDecoder, type KissDecoderStats, type KissFrame, type KissParameter } from '../codec/kiss.js';
-import type { SerialConnection, SerialDriver } from '../../radio/link/serial-driver.js';
-import { lazySerialDriver } from '../../radio/link/lazy-serial-driver.js';
+import type { SerialConnection, SerialDriver } from '../../links/serial-driver.js';
+import { lazySerialDriver } from '../../links/lazy-serial-driver.js';
 import { systemClock, type Clock, type Timer } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
 
 // Driver: a KISS byte stream to the TNC, one interface, two carriers:
-// - PtyKissLink: Dire Wolf's pseudo-terminal (-p), opened raw through the serialport package as
-//   src/radio/link/serial-driver.ts does for the rig;
-// - TcpKissLink: an external KISS TNC the operator runs (kiss_host:kiss_port).
+// - PtyKissConnection: Dire Wolf's pseudo-terminal (-p), opened raw through the serialport package as
+//   src/links/serial-driver.ts does for the rig;
+// - TcpKissConnection: an external KISS TNC the operator runs (kiss_host:kiss_port).
 // Frames in are decoded with KissDecoder (split reads, bad escapes, oversize all handled); frames
 // out are AX.25 without FCS, KISS-encoded here. Never throws: open() answers with a result, send()
 // with a boolean, listeners' exceptions are caught and logged. One open at a time; after a close
@@ -26,7 +27,7 @@ export interface KissLinkStats extends KissDecoderStats {
   sendRefused: number;
 }
 
-export interface KissLink {
+export interface KissConnection {
   readonly kind: 'pty' | 'tcp';
   /** The device path or host:port. */
   readonly endpoint: string;
@@ -44,7 +45,7 @@ export interface KissLink {
   stats(): KissLinkStats;
 }
 
-export interface KissLinkOptions {
+export interface KissConnectionOptions {
   /** Largest frame accepted either way (AX.25 without FCS is at most ~330 bytes). */
   maxFrameBytes?: number;
   /** Bytes written but not yet flushed beyond which send() refuses (a stalled TNC). */
@@ -65,7 +66,7 @@ function safe(fn: () => void): void {
   }
 }
 
-abstract class BaseKissLink implements KissLink {
+abstract class BaseKissConnection implements KissConnection {
   abstract readonly kind: 'pty' | 'tcp';
   abstract readonly endpoint: string;
   private carrier: Carrier | null = null;
@@ -80,7 +81,7 @@ abstract class BaseKissLink implements KissLink {
   protected readonly clock: Clock;
   private readonly decoder: KissDecoder;
 
-  constructor(o: KissLinkOptions) {
+  constructor(o: KissConnectionOptions) {
     this.maxFrameBytes = o.maxFrameBytes ?? 1024;
     this.maxBacklogBytes = o.maxBacklogBytes ?? 64 * 1024;
     this.clock = o.clock ?? systemClock;
@@ -200,7 +201,7 @@ abstract class BaseKissLink implements KissLink {
   }
 }
 
-export interface PtyKissLinkOptions extends KissLinkOptions {
+export interface PtyKissConnectionOptions extends KissConnectionOptions {
   serial?: SerialDriver;
   /**
    * How often to check the device still exists. A pty whose master closed (Dire Wolf exited) can
@@ -211,11 +212,11 @@ export interface PtyKissLinkOptions extends KissLinkOptions {
 }
 
 /** KISS over Dire Wolf's pseudo-terminal (or any serial KISS TNC). */
-export class PtyKissLink extends BaseKissLink {
+export class PtyKissConnection extends BaseKissConnection {
   readonly kind = 'pty' as const;
   constructor(
     readonly endpoint: string,
-    private readonly po: PtyKissLinkOptions = {},
+    private readonly po: PtyKissConnectionOptions = {},
   ) {
     super(po);
   }
@@ -258,18 +259,20 @@ export class PtyKissLink extends BaseKissLink {
   }
 }
 
-export interface TcpKissLinkOptions extends KissLinkOptions {
+export interface TcpKissConnectionOptions extends KissConnectionOptions {
   connectTimeoutMs?: number;
+  /** How to open the TCP connection (the ground driver by default). */
+  connect?: TcpConnect;
 }
 
 /** KISS over TCP to an external TNC. */
-export class TcpKissLink extends BaseKissLink {
+export class TcpKissConnection extends BaseKissConnection {
   readonly kind = 'tcp' as const;
   readonly endpoint: string;
   constructor(
     private readonly host: string,
     private readonly port: number,
-    private readonly to: TcpKissLinkOptions = {},
+    private readonly to: TcpKissConnectionOptions = {},
   ) {
     super(to);
     this.endpoint = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -280,7 +283,7 @@ export class TcpKissLink extends BaseKissLink {
       const host = this.host.replace(/^\[|\]$/g, '');
       let sock: Socket;
       try {
-        sock = connect({ host, port: this.port });
+        sock = (this.to.connect ?? nodeTcpConnect)(host, this.port);
       } catch (err) {
         reject(new Error(`cannot connect to ${this.endpoint}: ${errorMessage(err)}`));
         return;
@@ -325,6 +328,6 @@ export class TcpKissLink extends BaseKissLink {
 }
 
 /** The link the settings ask for: Dire Wolf's pty when given, else the external TNC on TCP. */
-export function kissLinkFor(target: { ptyPath: string } | { host: string; port: number }, o: KissLinkOptions = {}): KissLink {
-  return 'ptyPath' in target ? new PtyKissLink(target.ptyPath, o) : new TcpKissLink(target.host, target.port, o);
+export function kissLinkFor(target: { ptyPath: string } | { host: string; port: number }, o: KissConnectionOptions = {}): KissConnection {
+  return 'ptyPath' in target ? new PtyKissConnection(target.ptyPath, o) : new TcpKissConnection(target.host, target.port, o);
 }

@@ -3,9 +3,10 @@ import { Ic9700Driver } from './rig-ic9700.js';
 import type { CivBus } from './civ-bus.js';
 import type { RigDriver } from './rig.js';
 import type { RadioSettings } from './settings.js';
-import { isFinal, type RigPort, type RigPorts } from './link/rig-port.js';
+import { isFinal, type RigPort, type RigPorts } from './rig-port.js';
 import type { Clock, Timer } from '../util/clock.js';
 import { backoffMs } from '../util/queue.js';
+import { RECONNECT } from './reconnect.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 
@@ -16,8 +17,6 @@ import { logger } from '../util/logger.js';
 const log = logger('radio:link');
 
 /** Reconnect timing: first retry after base, doubling to max. */
-export const RECONNECT = { base_ms: 500, max_ms: 10_000 } as const;
-
 export interface RigLinkEvents {
   /** The line is open and the driver initialised (or init failed: error set, rig still usable). */
   up(rig: RigDriver, initError: string | null): void;
@@ -29,7 +28,7 @@ export function driverFor(model: RadioSettings['rig_model'], bus: CivBus): RigDr
   return model === 'rigB' ? new Ic9700Driver(bus) : new Ic705Driver(bus);
 }
 
-export class RigLink {
+export class RigConnection {
   private port: RigPort | null = null;
   private rig: RigDriver | null = null;
   private want = false;
