@@ -4,8 +4,8 @@ import type { CivBus } from './civ-bus.js';
 import type { RigDriver } from './rig.js';
 import type { RadioSettings } from './settings.js';
 import { isFinal, type RigPort, type RigPorts } from './rig-port.js';
-import type { Clock, Timer } from '../util/clock.js';
-import { backoffMs } from '../util/queue.js';
+import type { Clock } from '../util/clock.js';
+import { Reconnect } from '../util/reconnect.js';
 import { RECONNECT } from './reconnect.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
@@ -32,8 +32,7 @@ export class RigConnection {
   private port: RigPort | null = null;
   private rig: RigDriver | null = null;
   private want = false;
-  private attempt = 0;
-  private retry: Timer | null = null;
+  private readonly retry: Reconnect;
   private opening: Promise<void> | null = null;
   /** Why the last open failed, for the runtime while we retry. */
   lastOpenError: string | null = null;
@@ -41,7 +40,9 @@ export class RigConnection {
   constructor(
     private readonly d: { ports: RigPorts; clock: Clock; settings: () => RadioSettings },
     private readonly events: RigLinkEvents,
-  ) {}
+  ) {
+    this.retry = new Reconnect(d.clock, RECONNECT);
+  }
 
   get current(): RigDriver | null {
     return this.rig;
@@ -53,15 +54,15 @@ export class RigConnection {
   /** Opens now; on failure keeps retrying in the background and rejects with the reason. */
   async connect(): Promise<void> {
     this.want = true;
-    this.attempt = 0;
-    this.cancelRetry();
+    this.retry.reset();
+    this.retry.cancel();
     if (this.rig) return;
     await this.open();
   }
 
   async disconnect(): Promise<void> {
     this.want = false;
-    this.cancelRetry();
+    this.retry.cancel();
     await this.opening?.catch(() => {});
     const port = this.port;
     this.drop(null);
@@ -90,7 +91,7 @@ export class RigConnection {
       return;
     }
     this.lastOpenError = null;
-    this.attempt = 0;
+    this.retry.up();
     const rig = driverFor(s.rig_model, port.bus);
     this.port = port;
     this.rig = rig;
@@ -119,16 +120,9 @@ export class RigConnection {
   }
 
   private scheduleRetry(): void {
-    if (!this.want || this.retry) return;
-    const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
-    this.retry = this.d.clock.setTimeout(() => {
-      this.retry = null;
+    if (!this.want) return;
+    this.retry.schedule(() => {
       if (this.want && !this.rig) this.open().catch(() => {});
-    }, ms);
-  }
-
-  private cancelRetry(): void {
-    this.retry?.cancel();
-    this.retry = null;
+    });
   }
 }

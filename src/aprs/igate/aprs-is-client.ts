@@ -10,7 +10,7 @@
 import type net from 'node:net';
 import { iso, type Clock, type Timer } from '../../util/clock.js';
 import { logger, type Logger } from '../../util/logger.js';
-import { backoffMs } from '../../util/queue.js';
+import { Reconnect } from '../../util/reconnect.js';
 import { MAX_IS_LINE_BODY_BYTES, MAX_IS_LINE_BYTES, loginLine, parseServerLine } from './is-rules.js';
 import { nodeTcpConnect, type TcpConnect } from '../../links/tcp-driver.js';
 
@@ -100,10 +100,10 @@ export class AprsIsClient {
   private readonly log: Logger;
   private running = false;
   private session: Session | null = null;
-  private attempt = 0;
+  /** Between sessions; a session logged in for goodSessionMs starts the backoff over. */
+  private readonly reconnect: Reconnect;
   private st: AprsIsStatus = { status: 'stopped', connected: false, verified: null, server: null, last_connect_at: null, last_error: null, lines_sent: 0, lines_received: 0, lines_dropped: 0 };
-  // Every timer the client holds; all cancelled together when a session ends or stop() runs.
-  private reconnectTimer: Timer | null = null;
+  // Every timer the client holds (the reconnect's too); all cancelled together when a session ends or stop() runs.
   private deadline: Timer | null = null;
   private bannerTimer: Timer | null = null;
   private watchdog: Timer | null = null;
@@ -112,12 +112,17 @@ export class AprsIsClient {
   constructor(o: AprsIsClientOptions) {
     this.o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) } as AprsIsClientOptions & typeof DEFAULTS;
     this.log = o.log ?? logger('aprs:is');
+    this.reconnect = new Reconnect(
+      this.o.clock,
+      { base_ms: this.o.backoffBaseMs, max_ms: this.o.backoffMaxMs, stable_ms: this.o.goodSessionMs },
+      { spread: { fraction: 0.1, random: () => (this.o.random ?? Math.random)() } },
+    );
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.attempt = 0;
+    this.reconnect.reset();
     this.open();
   }
 
@@ -162,7 +167,6 @@ export class AprsIsClient {
   }
 
   private open(): void {
-    this.reconnectTimer = null;
     if (!this.running) return;
     const { host, port, clock, connectTimeoutMs } = this.o;
     this.st.status = 'connecting';
@@ -272,6 +276,7 @@ export class AprsIsClient {
     this.deadline = null;
     s.phase = 'connected';
     s.loggedInAt = clock.now();
+    this.reconnect.up();
     this.st.status = 'connected';
     this.st.connected = true;
     this.st.verified = verified;
@@ -326,7 +331,6 @@ export class AprsIsClient {
   /** Ends the session (if s is still the current one) and schedules the next attempt. */
   private fail(s: Session | null, reason: string): void {
     if (s && this.session !== s) return; // an event from a session already over
-    const good = s?.loggedInAt != null && this.o.clock.now() - s.loggedInAt >= this.o.goodSessionMs;
     this.endSession(true);
     this.st.connected = false;
     this.st.last_error = reason;
@@ -334,18 +338,16 @@ export class AprsIsClient {
       this.st.status = 'stopped';
       return;
     }
-    if (good) this.attempt = 0;
-    const base = backoffMs(this.attempt++, this.o.backoffBaseMs, this.o.backoffMaxMs);
-    const delay = Math.round(base * (1 + 0.1 * (this.o.random ?? Math.random)()));
+    const delay = this.reconnect.schedule(() => this.open())!; // endSession cancelled any pending one
     this.st.status = 'backoff';
     this.log.warn(`${this.o.host}:${this.o.port}: ${reason}; reconnecting in ${Math.round(delay / 1000)} s`);
-    this.reconnectTimer = this.o.clock.setTimeout(() => this.open(), delay);
   }
 
   /** Cancels every timer and lets go of the current session, destroying its socket if asked. */
   private endSession(destroy: boolean): void {
-    for (const t of [this.reconnectTimer, this.deadline, this.bannerTimer, this.watchdog, this.keepalive]) t?.cancel();
-    this.reconnectTimer = this.deadline = this.bannerTimer = this.watchdog = this.keepalive = null;
+    this.reconnect.cancel();
+    for (const t of [this.deadline, this.bannerTimer, this.watchdog, this.keepalive]) t?.cancel();
+    this.deadline = this.bannerTimer = this.watchdog = this.keepalive = null;
     const s = this.session;
     this.session = null;
     if (s && destroy) s.socket.destroy();

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock, Timer } from '../../util/clock.js';
-import { backoffMs } from '../../util/queue.js';
+import { Reconnect } from '../../util/reconnect.js';
+import { Listeners } from '../../util/listeners.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
 import { diagnoseExit, diagnoseOutput, isErrorLine, type DirewolfDiagnosis } from './direwolf-diagnosis.js';
@@ -143,9 +144,7 @@ export class TncProcess {
   /** Audio bytes dropped because the child fell behind (bounded pipe). */
   stdinDropped = 0;
   private want = false;
-  private attempt = 0;
-  private retry: Timer | null = null;
-  private retryAt: number | null = null;
+  private readonly retry: Reconnect;
   private killTimer: Timer | null = null;
   private startedAt = 0;
   /** An error line was printed during the current run. */
@@ -156,13 +155,16 @@ export class TncProcess {
   /** Why the last failed run failed (kept until a run comes up clean). */
   private lastFailure: DirewolfDiagnosis | null = null;
   private failures = 0;
-  private endFns: Array<() => void> = [];
+  /** The current run ended or said it cannot work (each listener hears it once). */
+  private readonly endFns = new Listeners<void>(log, 'TNC run end');
   private exited: Promise<void> = Promise.resolve();
-  private ptyFns: Array<(path: string | null) => void> = [];
-  private exitFns: Array<(desc: string) => void> = [];
+  private readonly ptyFns = new Listeners<string | null>(log, 'TNC pseudo-terminal');
+  private readonly exitFns = new Listeners<string>(log, 'TNC exit');
   private readonly st: TncStatus;
 
   constructor(private readonly o: TncProcessOptions) {
+    // A run that lasted stable_ms was working: its death starts the backoff over.
+    this.retry = new Reconnect(o.clock, o.restart ?? TNC_RESTART);
     this.st = {
       state: 'stopped',
       running: false,
@@ -191,14 +193,15 @@ export class TncProcess {
       last_error: diagnosis ? this.describe(diagnosis) : this.st.last_error,
       diagnosis,
       failures: this.failures,
-      next_restart_at: this.retryAt,
+      next_restart_at: this.retry.nextAt,
     };
   }
 
   /** The diagnosis as one line: summary, how often and when it is retried, then the fix. */
   private describe(d: DirewolfDiagnosis): string {
     const times = this.failures > 1 ? `, ${this.failures} times in a row` : '';
-    const retry = this.retryAt !== null ? `; retrying in ${Math.max(1, Math.ceil((this.retryAt - this.o.clock.now()) / 1000))} s` : '';
+    const at = this.retry.nextAt;
+    const retry = at !== null ? `; retrying in ${Math.max(1, Math.ceil((at - this.o.clock.now()) / 1000))} s` : '';
     return `${d.summary}${times}${retry}. ${d.fix}`;
   }
 
@@ -208,12 +211,12 @@ export class TncProcess {
 
   /** The pseudo-terminal path when Dire Wolf announces it, null when the process ends. */
   onPty(fn: (path: string | null) => void): void {
-    this.ptyFns.push(fn);
+    this.ptyFns.add(fn);
   }
 
   /** Each exit, described ("exited with code 1", "killed by SIGKILL"). */
   onExit(fn: (desc: string) => void): void {
-    this.exitFns.push(fn);
+    this.exitFns.add(fn);
   }
 
   /** Resolves with the pty path once announced, or null after timeoutMs on the clock. */
@@ -227,25 +230,23 @@ export class TncProcess {
         if (done) return;
         done = true;
         t.cancel();
-        this.ptyFns = this.ptyFns.filter((f) => f !== fn);
-        this.endFns = this.endFns.filter((f) => f !== end);
+        offPty();
+        offEnd();
         resolve(p);
       };
-      const fn = (p: string | null) => {
+      const offPty = this.ptyFns.add((p) => {
         if (p) finish(p);
-      };
-      this.ptyFns.push(fn);
+      });
       // A run that ends (or says it cannot work) will announce nothing: answer now, not at the timeout.
-      const end = () => finish(null);
-      this.endFns.push(end);
+      const offEnd = this.endFns.add(() => finish(null));
     });
   }
 
   /** Wants it running: starts it now (unless it runs), and restarts it when it dies until stop(). */
   async start(): Promise<TncStartResult> {
     this.want = true;
-    this.attempt = 0;
-    this.cancelRetry();
+    this.retry.reset();
+    this.retry.cancel();
     if (this.child) return { ok: true, pid: this.child.pid ?? 0 };
     this.st.last_error = null;
     this.failures = 0;
@@ -256,7 +257,7 @@ export class TncProcess {
   /** SIGINT (Dire Wolf drops PTT and exits), SIGKILL after the grace; resolves when it is gone. */
   async stop(): Promise<void> {
     this.want = false;
-    this.cancelRetry();
+    this.retry.cancel();
     const child = this.child;
     if (!child) return;
     this.signal(child, 'SIGINT');
@@ -267,7 +268,7 @@ export class TncProcess {
   /** Emergency stop: SIGINT now (PTT off within milliseconds), SIGKILL shortly after. No restart. */
   kill(): void {
     this.want = false;
-    this.cancelRetry();
+    this.retry.cancel();
     const child = this.child;
     if (!child) return;
     this.signal(child, 'SIGINT');
@@ -320,6 +321,7 @@ export class TncProcess {
         track(child);
         this.startedAt = this.o.clock.now();
         this.st.running = true;
+        this.retry.up();
         this.st.pid = child.pid ?? null;
         log.info(`started ${this.st.command.join(' ')} (pid ${child.pid})`);
         settle({ ok: true, pid: child.pid ?? 0 });
@@ -387,11 +389,8 @@ export class TncProcess {
     this.st.pty_path = null;
     log[this.want ? 'warn' : 'info'](`${this.o.binary} ${desc}`);
     if (hadPty) this.emitPty(null);
-    for (const fn of this.exitFns) safe(() => fn(desc));
-    if (this.want) {
-      if (ranMs >= (this.o.restart ?? TNC_RESTART).stable_ms) this.attempt = 0;
-      this.scheduleRestart();
-    }
+    this.exitFns.emit(desc);
+    if (this.want) this.scheduleRestart();
   }
 
   private pushTail(line: string): void {
@@ -442,11 +441,11 @@ export class TncProcess {
   }
 
   private emitEnd(): void {
-    for (const fn of this.endFns.splice(0)) safe(fn);
+    this.endFns.emitOnce();
   }
 
   private emitPty(path: string | null): void {
-    for (const fn of [...this.ptyFns]) safe(() => fn(path));
+    this.ptyFns.emit(path);
   }
 
   private signal(child: ChildProcess, sig: NodeJS.Signals): void {
@@ -469,32 +468,13 @@ export class TncProcess {
   }
 
   private scheduleRestart(): void {
-    if (!this.want || this.retry) return;
-    const r = this.o.restart ?? TNC_RESTART;
-    const ms = backoffMs(this.attempt++, r.base_ms, r.max_ms);
-    log.info(`restarting ${this.o.binary} in ${ms} ms`);
-    this.retryAt = this.o.clock.now() + ms;
-    this.retry = this.o.clock.setTimeout(() => {
-      this.retry = null;
-      this.retryAt = null;
+    if (!this.want) return;
+    const ms = this.retry.schedule(() => {
       if (!this.want || this.child) return;
       this.st.restarts++;
       void this.launch();
-    }, ms);
-  }
-
-  private cancelRetry(): void {
-    this.retry?.cancel();
-    this.retry = null;
-    this.retryAt = null;
-  }
-}
-
-function safe(fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    log.error('TNC listener failed', err);
+    });
+    if (ms !== null) log.info(`restarting ${this.o.binary} in ${ms} ms`);
   }
 }
 

@@ -8,8 +8,9 @@ import { direwolfLaunch, mycallFor, pttPlanFor, type PttPlan } from '../tnc/dire
 import { resolveTncBinary } from '../tnc/tnc-binary.js';
 import type { SerialDriver } from '../../links/serial-driver.js';
 import type { StationIdentity } from '../../ham/callsign.js';
-import type { Clock, Timer } from '../../util/clock.js';
-import { backoffMs } from '../../util/queue.js';
+import type { Clock } from '../../util/clock.js';
+import { Reconnect } from '../../util/reconnect.js';
+import { Listeners } from '../../util/listeners.js';
 import { logger } from '../../util/logger.js';
 
 // The two USB-side transports. Dire Wolf: our sidecar, KISS on the pseudo-terminal it makes
@@ -42,15 +43,15 @@ const RECONNECT = { base_ms: 1000, max_ms: 30_000 };
 
 /** Received AX.25 frames of a link (KISS data frames of port 0) fanned out to the listeners. */
 class FrameFanout {
-  private fns: Array<(ax25: Uint8Array) => void> = [];
+  private readonly fns = new Listeners<Uint8Array>(log, 'received frame');
   attach(link: KissConnection): void {
     link.onFrame((f) => {
       if (f.command !== 0 || f.port !== 0) return;
-      for (const fn of this.fns) fn(f.data);
+      this.fns.emit(f.data);
     });
   }
   add(fn: (ax25: Uint8Array) => void): void {
-    this.fns.push(fn);
+    this.fns.add(fn);
   }
 }
 
@@ -193,11 +194,11 @@ export class ExternalKissTransport implements AprsTransport {
   private readonly frames = new FrameFanout();
   private readonly link: TcpKissConnection;
   private want = false;
-  private attempt = 0;
-  private retry: Timer | null = null;
+  private readonly retry: Reconnect;
   private lastError: string | null = null;
 
-  constructor(host: string, port: number, private readonly clock: Clock) {
+  constructor(host: string, port: number, clock: Clock) {
+    this.retry = new Reconnect(clock, RECONNECT);
     this.link = new TcpKissConnection(host, port, { clock });
     this.frames.attach(this.link);
     this.link.onClose((err) => {
@@ -209,7 +210,7 @@ export class ExternalKissTransport implements AprsTransport {
   private async open(): Promise<boolean> {
     const r = await this.link.open();
     if (r.ok) {
-      this.attempt = 0;
+      this.retry.up();
       this.lastError = null;
       return true;
     }
@@ -218,13 +219,10 @@ export class ExternalKissTransport implements AprsTransport {
   }
 
   private scheduleReconnect(): void {
-    if (this.retry) return;
-    const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
-    log.info(`KISS TNC ${this.link.endpoint} lost; reconnecting in ${ms} ms`);
-    this.retry = this.clock.setTimeout(() => {
-      this.retry = null;
+    const ms = this.retry.schedule(() => {
       if (this.want) void this.open().then((ok) => !ok && this.want && this.scheduleReconnect());
-    }, ms);
+    });
+    if (ms !== null) log.info(`KISS TNC ${this.link.endpoint} lost; reconnecting in ${ms} ms`);
   }
 
   async start(): Promise<void> {
@@ -237,8 +235,7 @@ export class ExternalKissTransport implements AprsTransport {
 
   async stop(): Promise<void> {
     this.want = false;
-    this.retry?.cancel();
-    this.retry = null;
+    this.retry.cancel();
     await this.link.close();
   }
 

@@ -3,8 +3,7 @@ import { TransportStartError, type AprsTransport, type TransportStatus } from '.
 import { DirewolfTransport, type TransportOptions } from './make-transport.js';
 import { AfskModulator } from '../modem/afsk.js';
 import { LAN_AUDIO_RATE_HZ, RECONNECT, endpointKey, openWifiRig, type LanLeaser, type RigPair, type RigSnapshot, type WifiRig } from '../../radio/radio-api.js';
-import type { Timer } from '../../util/clock.js';
-import { backoffMs } from '../../util/queue.js';
+import { Reconnect } from '../../util/reconnect.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
 
@@ -46,13 +45,13 @@ export class WifiTransport implements AprsTransport {
   private state: State = 'stopped';
   private lastError: string | null = null;
   private lastRxAudioAt = -Infinity;
-  private attempt = 0;
-  private retry: Timer | null = null;
+  private readonly retry: Reconnect;
 
   constructor(
     private readonly s: AprsSettings,
     private readonly o: WifiTransportOptions,
   ) {
+    this.retry = new Reconnect(o.clock, RECONNECT);
     this.endpoint = endpointKey({ host: s.wifi_host, port: s.wifi_control_port });
     this.rx = new DirewolfTransport(s, { kind: 'none' }, o, LAN_AUDIO_RATE_HZ);
     this.modem = new AfskModulator({ sampleRate: LAN_AUDIO_RATE_HZ, txDelayMs: s.afsk_txdelay_ms, tailMs: s.afsk_tail_ms });
@@ -77,7 +76,7 @@ export class WifiTransport implements AprsTransport {
 
   async stop(): Promise<void> {
     this.want = false;
-    this.cancelRetry();
+    this.retry.cancel();
     this.queue = [];
     this.rig?.audioTx.abort();
     await this.unkey();
@@ -88,7 +87,7 @@ export class WifiTransport implements AprsTransport {
   /** Emergency stop: audio stops now, PTT off goes ahead of every queued CI-V command. */
   kill(): void {
     this.want = false;
-    this.cancelRetry();
+    this.retry.cancel();
     this.queue = [];
     this.rig?.audioTx.abort();
     void this.unkey().finally(() => this.teardown());
@@ -159,7 +158,7 @@ export class WifiTransport implements AprsTransport {
     });
     rig.onLost((why) => this.lost(rig, why));
     this.rig = rig;
-    this.attempt = 0;
+    this.retry.up();
     this.lastError = null;
     this.state = 'idle';
     log.info(`${rig.radioName} at ${this.endpoint}: APRS over Wi-Fi ready`);
@@ -178,21 +177,14 @@ export class WifiTransport implements AprsTransport {
   }
 
   private scheduleRetry(): void {
-    if (!this.want || this.retry) return;
-    const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
-    this.retry = this.o.clock.setTimeout(() => {
-      this.retry = null;
+    if (!this.want) return;
+    this.retry.schedule(() => {
       if (!this.want || this.rig) return;
       this.openSession().catch((err) => {
         this.lastError = `reconnecting to ${this.endpoint}: ${errorMessage(err)}`;
         this.scheduleRetry();
       });
-    }, ms);
-  }
-
-  private cancelRetry(): void {
-    this.retry?.cancel();
-    this.retry = null;
+    });
   }
 
   /** Rig state back as the operator had it, the lease let go. Never throws. */
