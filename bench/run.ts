@@ -21,6 +21,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'catalog', load: async () => (await import('./catalog.bench.js')).catalogSuite },
   { id: 'orbit', load: async () => (await import('./orbit.bench.js')).orbitSuite },
   { id: 'guidance', load: async () => (await import('./guidance.bench.js')).guidanceSuite },
+  { id: 'rotator', load: async () => (await import('./rotator.bench.js')).rotatorSuite },
   { id: 'station', load: async () => (await import('./station.bench.js')).stationSuite },
   { id: 'civ', load: async () => (await import('./civ.bench.js')).civSuite },
   { id: 'radio', load: async () => (await import('./radio.bench.js')).radioSuite },
