@@ -11,141 +11,89 @@
 //   audio (status's port, 50003 by default; only when audio was asked for): handshake → 16-bit
 //     LE mono PCM in 0x18-header packets both ways.
 //
+// The session owns the streams' lifecycle (bind, connect, handshake, close), the order of the
+// opening conversation and the session's state; what each stream's packets mean is its channel's
+// (control-channel.ts, civ-channel.ts, audio-channel.ts), what the radio's answers mean in words
+// is open-answers.ts.
+//
 // open() never throws and answers with a union; the session is single use. close() says goodbye
 // properly (CI-V close, disconnects, token removal) so the radio is free for the next client.
-import { randomInt } from 'node:crypto';
-import { systemClock, type Clock, type Timer } from '../../util/clock.js';
+import { systemClock, type Clock } from '../../util/clock.js';
 import { logger } from '../../util/logger.js';
 import { Listeners } from '../../util/listeners.js';
 import { TimeoutError, Waitress } from '../../util/waitress.js';
 import type { SerialConnection } from '../../links/serial-driver.js';
-import { PacedAudioTx, type LanAudioTx, type Pacer } from './audio-tx.js';
-import { Heartbeat, LanStream, every, heartbeatMs, newCounters, resolveHost, socketErrorText, type LanCounters, type StreamName } from './lan-stream.js';
-import {
-  CIV_CLOSE,
-  CIV_OPEN,
-  CODEC,
-  DIR,
-  ERR_REFUSED,
-  LOGIN_ERR_CREDENTIALS,
-  SIZE,
-  TOKEN_REQ,
-  audioPacketLength,
-  civPacketLength,
-  decodeAudioStream,
-  decodeCivStream,
-  decodeControlStream,
-  encodeConninfoRequest,
-  encodeLogin,
-  encodeOpenClose,
-  encodeToken,
-  formatIp,
-  maskAllows,
-  pcmFromBytes,
-  SAMPLE_RATE_BITS,
-  writeAudioPacket,
-  writeCivPacket,
-  type LanPacket,
-  type RadioCap,
-} from './packets.js';
-import { LAN_LIMITS, resolveTimings, type LanTimings } from './timings.js';
+import type { LanAudioTx } from './audio-tx.js';
+import { AudioChannel } from './audio-channel.js';
+import { CivChannel } from './civ-channel.js';
+import { ControlChannel, type ControlEvent, type TokenStats } from './control-channel.js';
+import { Heartbeat, LanStream, heartbeatMs, newCounters, resolveHost, socketErrorText, type LanCounters, type StreamName } from './lan-stream.js';
+import { busyMessage, radioNameOf, secs, statusRefusal, streamRates } from './open-answers.js';
+import { CODEC, LOGIN_ERR_CREDENTIALS, decodeAudioStream, decodeCivStream, decodeControlStream, type LanPacket } from './packets.js';
+import type { LanOpenResult, LanSessionOptions, LanSessionState, LanSessionStats } from './session-types.js';
+import { resolveTimings, type LanTimings } from './timings.js';
+
+export type { LanOpenResult, LanSessionOptions, LanSessionState, LanSessionStats } from './session-types.js';
 
 const log = logger('radio:lan');
 
-export interface LanSessionOptions {
-  host: string;
-  /** The radio's control port (its "Control port" setting), 50001 by default. */
-  controlPort: number;
-  username: string;
-  password: string;
-  /** Protocol timers run on it (default systemClock). */
-  clock?: Clock;
-  timings?: Partial<LanTimings>;
-  /** Shown on the radio as the connected client, default 'satstation' (15 characters at most). */
-  clientName?: string;
-  /** null/undefined: no audio stream (radio control only). Codec: 16-bit linear PCM mono both ways. */
-  audio?: { sampleRate: number } | null;
-  /** Real-time pacing of TX audio (tests may inject one). */
-  pacer?: Pacer;
-}
-
-export type LanOpenResult =
-  | { kind: 'open'; radio: { name: string; mac: string; civ_port: number; audio_port: number | null } }
-  | { kind: 'unreachable'; message: string }
-  | { kind: 'login_rejected'; message: string }
-  | { kind: 'busy'; message: string }
-  | { kind: 'failed'; message: string };
-
-export type LanSessionState = 'new' | 'connecting' | 'login' | 'streams' | 'open' | 'closing' | 'closed' | 'lost';
-
-export interface LanSessionStats {
-  state: string;
-  rx_packets: number;
-  tx_packets: number;
-  retransmits_requested: number;
-  retransmits_answered: number;
-  duplicates: number;
-  last_rx_at: number | null;
-  rtt_ms: number | null;
-}
-
 /** What the wait for a packet ended with. */
 type Got<K extends LanPacket['kind']> = { ok: true; p: Extract<LanPacket, { kind: K }> } | { ok: false; why: string };
-type SessionEvent = LanPacket | { kind: 'conninfo_wait_over' };
 
 const DEFAULT_CLIENT_NAME = 'satstation';
-const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export class IcomLanSession {
   readonly civ: SerialConnection;
   readonly audioTx: LanAudioTx;
+  /** Token renewals sent / answered, for tests and logs. */
+  readonly tokenStats: Readonly<TokenStats>;
 
   private readonly o: LanSessionOptions;
   private readonly clock: Clock;
   private readonly t: LanTimings;
   private readonly counters: LanCounters = newCounters();
   private readonly clientName: string;
-  private readonly tx: PacedAudioTx;
-  private readonly waitress: Waitress<SessionEvent>;
+  private readonly waitress: Waitress<ControlEvent>;
   private readonly heartbeat: Heartbeat;
+  private readonly controlCh: ControlChannel;
+  private readonly civCh: CivChannel;
+  private readonly audioCh: AudioChannel;
   private st: LanSessionState = 'new';
   private control: LanStream | null = null;
   private civStream: LanStream | null = null;
   private audioStream: LanStream | null = null;
   private spareAudio: LanStream | null = null;
-  private ip = '';
-  private tokRequest = 0;
-  private token = 0;
-  private loggedIn = false;
-  private innerSeq = 0x30; // wfview's authSeq starts at 0x30
-  private civSeq = 0; // the CI-V stream's inner send seq (CI-V data and open/close)
-  private audioSeq = 0;
-  private caps: RadioCap | null = null;
-  private conninfoWaitTimer: Timer | null = null;
-  private waitingConninfo = false;
-  private timers: Timer[] = [];
-  private tokenAckTimer: Timer | null = null;
-  private civDataSeen = false;
   private openAbort: string | null = null;
   private closePromise: Promise<void> | null = null;
-  private readonly dataFns = new Listeners<Uint8Array>(log, 'CI-V data');
-  private readonly closeFns = new Listeners<Error | null>(log, 'CI-V close');
-  private readonly audioFns = new Listeners<Int16Array>(log, 'audio');
   private readonly lostFns = new Listeners<string>(log, 'session lost');
-  /** Token renewals sent / answered, for tests and logs. */
-  readonly tokenStats = { renewals_sent: 0, renewals_ok: 0, renewals_unanswered: 0 };
 
   constructor(opts: LanSessionOptions) {
     this.o = { ...opts, controlPort: opts.controlPort || 50001 };
     this.clock = opts.clock ?? systemClock;
     this.t = resolveTimings(opts.timings);
     this.clientName = (opts.clientName ?? DEFAULT_CLIENT_NAME).slice(0, 15);
-    this.waitress = new Waitress<SessionEvent>(this.clock);
+    this.waitress = new Waitress<ControlEvent>(this.clock);
     this.heartbeat = new Heartbeat(this.clock, heartbeatMs(this.t));
-    const rate = opts.audio?.sampleRate ?? 0;
-    this.tx = new PacedAudioTx({ sampleRate: rate || 8000, packetMs: this.t.audio_packet_ms, leadMs: this.t.audio_lead_ms, holdMs: this.t.tx_buffer_ms + this.t.tx_tail_ms, pacer: opts.pacer }, opts.audio ? 'the session is not open' : 'the session was opened without audio');
-    this.audioTx = this.tx;
-    this.civ = this.makeCivPipe();
+    const state = () => this.st;
+    const { host, username, password } = this.o;
+    this.controlCh = new ControlChannel({
+      host,
+      username,
+      password,
+      clientName: this.clientName,
+      clock: this.clock,
+      timings: this.t,
+      log,
+      state,
+      offer: (e) => this.waitress.offer(e),
+      lost: (reason) => this.streamLost(reason),
+    });
+    this.tokenStats = this.controlCh.tokenStats;
+    const pipeHost = host.includes(':') ? `[${host}]` : host;
+    this.civCh = new CivChannel({ path: `lan://${pipeHost}:${this.o.controlPort}`, clock: this.clock, timings: this.t, log, state, close: () => this.close() });
+    this.civ = this.civCh.pipe;
+    this.audioCh = new AudioChannel({ audio: opts.audio ?? null, timings: this.t, pacer: opts.pacer, log, state });
+    this.audioTx = this.audioCh.tx;
   }
 
   get state(): LanSessionState {
@@ -154,7 +102,7 @@ export class IcomLanSession {
 
   /** Receive audio, one packet at a time; pcm may be a view of the datagram: copy what is kept. */
   onAudio(fn: (pcm: Int16Array) => void): void {
-    this.audioFns.add(fn);
+    this.audioCh.onAudio(fn);
   }
 
   /** Once: the radio stopped answering, sent a disconnect, refused the token... (not on close()). */
@@ -207,14 +155,14 @@ export class IcomLanSession {
     this.st = 'connecting';
     const addr = await resolveHost(host);
     if (!addr.ok) return { kind: 'unreachable', message: `host ${host} did not respond (${addr.message})` };
-    this.ip = addr.ip;
+    const ip = addr.ip;
     if (this.aborted()) return this.abortedResult();
 
     const control = (this.control = this.makeStream('control', decodeControlStream, true));
-    control.onPacket = (p) => this.onControlPacket(p);
+    this.controlCh.attach(control);
     const bound = await control.bind(addr.family);
     if (!bound.ok) return { kind: 'failed', message: `control stream: ${bound.message}` };
-    const conn = await control.connect(this.ip, controlPort);
+    const conn = await control.connect(ip, controlPort);
     if (!conn.ok) return { kind: 'failed', message: `control stream: ${conn.message}` };
     const hs = await control.handshake(this.t.connect_ms);
     if (hs.kind === 'timeout') return { kind: 'unreachable', message: `host ${host} did not respond on UDP port ${controlPort} within ${secs(this.t.connect_ms)}` };
@@ -223,98 +171,66 @@ export class IcomLanSession {
 
     // Login
     this.st = 'login';
-    this.tokRequest = randomInt(1, 0x10000);
-    control.sendTracked(SIZE.LOGIN, (b) =>
-      b.set(encodeLogin(control.wireIds, { innerSeq: this.nextInner(), tokRequest: this.tokRequest, username: this.o.username, password: this.o.password, name: this.clientName })),
-    );
-    const login = await this.waitFor('login_response', (p) => p.error !== 0 || p.a.tokRequest === this.tokRequest, this.t.login_ms, 'the login answer');
+    this.controlCh.sendLogin();
+    const login = await this.waitFor('login_response', (p) => this.controlCh.answersLogin(p), this.t.login_ms, 'the login answer');
     if (!login.ok) return { kind: 'failed', message: `login: ${login.why}` };
     if (login.p.error === LOGIN_ERR_CREDENTIALS) return { kind: 'login_rejected', message: `the radio rejected the user name or password for "${this.o.username}"` };
     if (login.p.error !== 0) return { kind: 'login_rejected', message: `the radio refused the login (error 0x${login.p.error.toString(16)})` };
-    this.token = login.p.a.token;
-    this.loggedIn = true;
-    this.waitingConninfo = true;
-    if (this.caps) this.armConninfoWait();
-    this.sendToken(TOKEN_REQ.CONFIRM);
-    this.timers.push(this.every(this.t.token_renew_ms, () => this.renewToken()));
+    this.controlCh.loggedInWith(login.p.a.token);
 
     // Which radio, and is it free?
     const info = await this.waitForAny((e) => e.kind === 'conninfo' || e.kind === 'conninfo_wait_over', this.t.login_ms, "the radio's connection info");
-    this.waitingConninfo = false;
-    this.conninfoWaitTimer?.cancel();
+    this.controlCh.conninfoSettled();
     if (!info.ok) return { kind: 'failed', message: `login: ${info.why}` };
     const ci = info.p.kind === 'conninfo' ? info.p : null;
-    const radioName = this.caps?.name || ci?.name || 'radio';
-    if (ci && ci.busy !== 0) {
-      const ours = ci.computer === this.clientName && formatIp(ci.ip) === control.localAddress;
-      if (!ours) {
-        const who = ci.computer ? ` by ${ci.computer}${ci.ip ? ` (${formatIp(ci.ip)})` : ''}` : ci.ip ? ` by ${formatIp(ci.ip)}` : ' by another client';
-        return { kind: 'busy', message: ci.busy === 1 ? `${radioName} is in use${who}` : `${radioName} is not available (busy ${ci.busy})` };
-      }
-    }
+    const caps = this.controlCh.caps;
+    const radioName = radioNameOf(caps, ci);
+    const busy = busyMessage(ci, radioName, { clientName: this.clientName, localAddress: control.localAddress });
+    if (busy !== null) return { kind: 'busy', message: busy };
 
     // Our sockets first, so the request can name their ports
     this.st = 'streams';
     const audio = this.o.audio ?? null;
     const civ = (this.civStream = this.makeStream('civ', decodeCivStream, true));
-    civ.onPacket = (p) => this.onCivPacket(p);
+    this.civCh.attach(civ);
     const civBound = await civ.bind(addr.family);
     if (!civBound.ok) return { kind: 'failed', message: `CI-V stream: ${civBound.message}` };
     // Without audio we still ask for RX audio as every known client does (and name a real port), but never open it.
     const aud = this.makeStream('audio', decodeAudioStream, false);
-    if (audio) this.audioStream = aud;
-    else this.spareAudio = aud;
-    aud.onPacket = (p) => this.onAudioPacket(p);
+    if (audio) {
+      this.audioStream = aud;
+      this.audioCh.attach(aud);
+    } else this.spareAudio = aud;
     const audBound = await aud.bind(addr.family);
     if (!audBound.ok) return { kind: 'failed', message: `audio stream: ${audBound.message}` };
     if (this.aborted()) return this.abortedResult();
 
-    // TX only when the radio lists any TX rate (wfview tests "> 1", which would also refuse a radio offering 24 kHz alone).
-    const txOk = audio !== null && (this.caps ? this.caps.txSampleMask !== 0 : true);
-    if (audio && this.caps) {
-      const allowed = maskAllows(this.caps.rxSampleMask, audio.sampleRate);
-      if (allowed === false) log.warn(`${radioName} does not list ${audio.sampleRate} Hz among its sample rates (mask 0x${this.caps.rxSampleMask.toString(16)}); asking anyway`);
-    }
-    // Without audio: RX audio is still asked for (every known client does), at a rate the radio lists, lowest first.
-    const idleRate = this.caps ? (SAMPLE_RATE_BITS.map(([r]) => r).sort((a, b) => a - b).find((r) => maskAllows(this.caps!.rxSampleMask, r)) ?? 8000) : 8000;
-    control.sendTracked(SIZE.CONNINFO, (b) =>
-      b.set(
-        encodeConninfoRequest(control.wireIds, {
-          innerSeq: this.nextInner(),
-          tokRequest: this.tokRequest,
-          token: this.token,
-          ident: this.caps?.ident ?? ci?.ident,
-          radioName,
-          username: this.o.username,
-          rxEnable: true,
-          txEnable: txOk,
-          rxCodec: CODEC.PCM16_1CH,
-          txCodec: txOk ? CODEC.PCM16_1CH : 0,
-          rxSampleRate: audio ? audio.sampleRate : idleRate,
-          txSampleRate: txOk && audio ? audio.sampleRate : 0,
-          civPort: civBound.port,
-          audioPort: audBound.port,
-          txBufferMs: this.t.tx_buffer_ms,
-        }),
-      ),
-    );
+    const rates = streamRates(caps, audio);
+    if (audio && rates.unlisted) log.warn(`${radioName} does not list ${audio.sampleRate} Hz among its sample rates (mask 0x${caps!.rxSampleMask.toString(16)}); asking anyway`);
+    this.controlCh.requestStreams({
+      ident: caps?.ident ?? ci?.ident,
+      radioName,
+      rxEnable: true,
+      txEnable: rates.txOk,
+      rxCodec: CODEC.PCM16_1CH,
+      txCodec: rates.txOk ? CODEC.PCM16_1CH : 0,
+      rxSampleRate: rates.rxSampleRate,
+      txSampleRate: rates.txSampleRate,
+      civPort: civBound.port,
+      audioPort: audBound.port,
+      txBufferMs: this.t.tx_buffer_ms,
+    });
     const status = await this.waitFor('status', () => true, this.t.login_ms, 'the stream ports (status)');
     if (!status.ok) return { kind: 'failed', message: `stream request: ${status.why}` };
     const s = status.p;
-    if (s.error === ERR_REFUSED) {
-      const fmt = audio ? `; or it does not take ${audio.sampleRate} Hz audio` : '';
-      return { kind: 'busy', message: `${radioName} refused the connection: it is in use by another client, or still holds an earlier session (it lets go within a minute, or restart the radio)${fmt}` };
-    }
-    if (s.disconnected) return { kind: 'failed', message: `stream request: ${radioName} answered "disconnected"` };
-    if (s.error !== 0) return { kind: 'failed', message: `stream request: ${radioName} answered with error 0x${s.error.toString(16)}` };
-    if (!s.civPort) return { kind: 'failed', message: `stream request: ${radioName} gave no CI-V port` };
-    if (audio && !s.audioPort) return { kind: 'failed', message: `stream request: ${radioName} gave no audio port` };
+    const refusal = statusRefusal(s, radioName, audio);
+    if (refusal) return refusal;
 
     // The CI-V (and audio) streams
-    const civConn = await civ.connect(this.ip, s.civPort);
+    const civConn = await civ.connect(ip, s.civPort);
     if (!civConn.ok) return { kind: 'failed', message: `CI-V stream: ${civConn.message}` };
     if (audio) {
-      const c = await aud.connect(this.ip, s.audioPort);
+      const c = await aud.connect(ip, s.audioPort);
       if (!c.ok) return { kind: 'failed', message: `audio stream: ${c.message}` };
     }
     const [civHs, audHs] = await Promise.all([civ.handshake(this.t.stream_ms), audio ? aud.handshake(this.t.stream_ms) : Promise.resolve({ kind: 'ready' as const })]);
@@ -326,18 +242,10 @@ export class IcomLanSession {
     }
     if (this.aborted()) return this.abortedResult();
 
-    this.sendCivOpenClose(CIV_OPEN);
-    let attempts = 1;
-    const retry = this.every(this.t.civ_open_retry_ms, () => {
-      if (this.civDataSeen || attempts >= this.t.civ_open_attempts || this.st !== 'open') return retry.cancel();
-      attempts++;
-      this.sendCivOpenClose(CIV_OPEN);
-    });
-    this.timers.push(retry);
-    if (audio && txOk) this.tx.attach({ send: (pcm, from, to) => this.sendAudio(pcm, from, to) });
-    else if (audio) this.tx.detach(`${radioName} offers no TX audio`);
+    this.civCh.open();
+    if (audio) this.audioCh.startTx(rates.txOk, radioName);
     this.st = 'open';
-    const mac = this.caps?.mac ?? ci?.mac ?? '';
+    const mac = caps?.mac ?? ci?.mac ?? '';
     log.info(`${host}: connected to ${radioName}${mac ? ` (${mac})` : ''}, CI-V port ${s.civPort}${audio ? `, audio port ${s.audioPort} at ${audio.sampleRate} Hz` : ''}`);
     return { kind: 'open', radio: { name: radioName, mac, civ_port: s.civPort, audio_port: audio ? s.audioPort : null } };
   }
@@ -351,20 +259,10 @@ export class IcomLanSession {
     return { kind: 'failed', message: reason };
   }
 
-  private nextInner(): number {
-    const v = this.innerSeq;
-    this.innerSeq = (this.innerSeq + 1) & 0xffff;
-    return v;
-  }
-
   private makeStream(name: StreamName, decode: (b: Uint8Array) => LanPacket | null, sendIdle: boolean): LanStream {
     const s = new LanStream({ name, clock: this.clock, timings: this.t, sendIdle, decode, counters: this.counters, heartbeat: this.heartbeat });
     s.onLost = (reason) => this.streamLost(reason);
     return s;
-  }
-
-  private every(ms: number, fn: () => void): Timer {
-    return every(this.clock, ms, fn);
   }
 
   private async waitFor<K extends LanPacket['kind']>(kind: K, match: (p: Extract<LanPacket, { kind: K }>) => boolean, ms: number, what: string): Promise<Got<K>> {
@@ -372,7 +270,7 @@ export class IcomLanSession {
     return r.ok ? { ok: true, p: r.p as Extract<LanPacket, { kind: K }> } : r;
   }
 
-  private async waitForAny(match: (e: SessionEvent) => boolean, ms: number, what: string): Promise<{ ok: true; p: SessionEvent } | { ok: false; why: string }> {
+  private async waitForAny(match: (e: ControlEvent) => boolean, ms: number, what: string): Promise<{ ok: true; p: ControlEvent } | { ok: false; why: string }> {
     if (this.aborted()) return { ok: false, why: this.openAbort ?? 'closed while connecting' };
     try {
       return { ok: true, p: await this.waitress.wait(match, ms, what) };
@@ -382,136 +280,13 @@ export class IcomLanSession {
     }
   }
 
-  private armConninfoWait(): void {
-    if (!this.waitingConninfo || this.conninfoWaitTimer) return;
-    this.conninfoWaitTimer = this.clock.setTimeout(() => this.waitress.offer({ kind: 'conninfo_wait_over' }), this.t.conninfo_wait_ms);
-  }
-
-  private sendToken(requestType: number): void {
-    const c = this.control;
-    if (!c) return;
-    c.sendTracked(SIZE.TOKEN, (b) => b.set(encodeToken(c.wireIds, { requestType, innerSeq: this.nextInner(), tokRequest: this.tokRequest, token: this.token })));
-  }
-
-  private renewToken(): void {
-    if (this.st !== 'open' && this.st !== 'streams') return;
-    this.tokenStats.renewals_sent++;
-    this.sendToken(TOKEN_REQ.RENEW);
-    this.tokenAckTimer?.cancel();
-    this.tokenAckTimer = this.clock.setTimeout(() => {
-      this.tokenStats.renewals_unanswered++;
-      log.warn(`${this.o.host}: no answer to the token renewal within ${secs(this.t.token_ack_ms)}`);
-    }, this.t.token_ack_ms);
-  }
-
-  private onControlPacket(p: LanPacket): void {
-    switch (p.kind) {
-      case 'capabilities':
-        if (p.radios.length > 0) {
-          this.caps = p.radios[0];
-          if (p.radios.length > 1) log.info(`${this.o.host}: ${p.radios.length} radios behind this server; using ${this.caps.name}`);
-          if (this.loggedIn) this.armConninfoWait();
-        }
-        break;
-      case 'token':
-        if (p.a.requestReply !== DIR.REPLY) break;
-        if (p.a.requestType === TOKEN_REQ.RENEW) {
-          this.tokenAckTimer?.cancel();
-          this.tokenAckTimer = null;
-          if (p.response === 0) this.tokenStats.renewals_ok++;
-          else if (p.response === ERR_REFUSED) this.streamLost('the radio rejected the token renewal');
-          else log.warn(`${this.o.host}: unknown token renewal answer 0x${p.response.toString(16)}`);
-        }
-        break;
-      case 'status':
-        if (this.st !== 'open') break;
-        if (p.error === ERR_REFUSED) this.streamLost('the radio ended the session');
-        else if (p.disconnected) this.streamLost('the radio disconnected the session');
-        break;
-      case 'conninfo':
-        if (this.st === 'open' && log.enabled('debug')) log.debug(() => `${this.o.host}: conninfo ${p.name} busy=${p.busy} by ${p.computer}`);
-        break;
-    }
-    this.waitress.offer(p);
-  }
-
-  private onCivPacket(p: LanPacket): void {
-    if (p.kind !== 'civ' || this.st !== 'open') return;
-    this.civDataSeen = true;
-    this.dataFns.emit(p.data);
-  }
-
-  private onAudioPacket(p: LanPacket): void {
-    if (p.kind !== 'audio' || this.st !== 'open' || this.audioFns.size === 0) return;
-    this.audioFns.emit(pcmFromBytes(p.data));
-  }
-
-  private sendCivOpenClose(magic: number): void {
-    const s = this.civStream;
-    if (!s) return;
-    const seq = this.civSeq;
-    this.civSeq = (this.civSeq + 1) & 0xffff;
-    s.sendTracked(SIZE.OPENCLOSE, (b) => b.set(encodeOpenClose(s.wireIds, seq, magic)));
-  }
-
-  private sendAudio(pcm: Int16Array, from: number, to: number): boolean {
-    const s = this.audioStream;
-    if (!s || this.st !== 'open' || !s.isRunning) return false;
-    const seq = this.audioSeq;
-    this.audioSeq = (this.audioSeq + 1) & 0xffff;
-    return s.sendTracked(audioPacketLength(to - from), (b) => writeAudioPacket(b, s.wireIds, seq, pcm, from, to));
-  }
-
-  private writeCiv(bytes: Uint8Array): Promise<void> {
-    const s = this.civStream;
-    if (this.st !== 'open' || !s || !s.isRunning) return Promise.reject(new Error(`${this.civ.path} is ${this.st === 'open' ? 'not ready' : this.st === 'new' ? 'not open' : this.st}`));
-    if (bytes.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      let pending = 0;
-      let failed = false;
-      const done = (err: Error | null) => {
-        if (failed) return;
-        if (err) {
-          failed = true;
-          reject(err);
-        } else if (--pending === 0) resolve();
-      };
-      for (let from = 0; from < bytes.length; from += LAN_LIMITS.max_payload) {
-        const to = Math.min(bytes.length, from + LAN_LIMITS.max_payload);
-        const seq = this.civSeq;
-        this.civSeq = (this.civSeq + 1) & 0xffff;
-        pending++;
-        s.sendTracked(civPacketLength(to - from), (b) => writeCivPacket(b, s.wireIds, seq, bytes, from, to), done);
-      }
-    });
-  }
-
-  private makeCivPipe(): SerialConnection {
-    const host = this.o.host.includes(':') ? `[${this.o.host}]` : this.o.host;
-    return {
-      path: `lan://${host}:${this.o.controlPort || 50001}`,
-      write: (bytes) => this.writeCiv(bytes),
-      close: () => this.close(),
-      onData: (fn) => {
-        this.dataFns.add(fn);
-      },
-      onClose: (fn) => {
-        this.closeFns.add(fn);
-      },
-    };
-  }
-
-  private emitCivClose(err: Error | null): void {
-    this.closeFns.emitOnce(err);
-  }
-
   /** A stream reported the radio gone (stale, disconnect) or the token was refused. */
   private streamLost(reason: string): void {
     if (this.st === 'open') {
       this.st = 'lost';
       log.warn(`${this.o.host}: session lost: ${reason}`);
-      this.tx.detach(reason, 'lost');
-      this.emitCivClose(new Error(reason));
+      this.audioCh.tx.detach(reason, 'lost');
+      this.civCh.closed(new Error(reason));
       this.lostFns.emitOnce(reason);
       void this.teardown('lost');
       return;
@@ -523,19 +298,15 @@ export class IcomLanSession {
   }
 
   private stopTimers(): void {
-    for (const t of this.timers) t.cancel();
-    this.timers = [];
-    this.tokenAckTimer?.cancel();
-    this.tokenAckTimer = null;
-    this.conninfoWaitTimer?.cancel();
-    this.conninfoWaitTimer = null;
+    this.controlCh.stopTimers();
+    this.civCh.stopTimers();
   }
 
   private async doClose(): Promise<void> {
     const was = this.st;
     if (was === 'closed') return;
     this.st = 'closing';
-    this.tx.detach('the session was closed', 'aborted');
+    this.audioCh.tx.detach('the session was closed', 'aborted');
     this.stopTimers();
     if (this.openAbort === null) this.openAbort = 'closed while connecting';
     this.waitress.rejectAll(new Error('closed'));
@@ -545,7 +316,7 @@ export class IcomLanSession {
       await this.goodbye();
     }
     this.st = 'closed';
-    this.emitCivClose(null);
+    this.civCh.closed(null);
   }
 
   /** After a failed open or a loss: release what we can without waiting for answers. */
@@ -553,14 +324,14 @@ export class IcomLanSession {
     this.stopTimers();
     if (why === 'failed') {
       this.st = 'closing';
-      this.tx.detach('the session did not open', 'lost');
+      this.audioCh.tx.detach('the session did not open', 'lost');
       await this.goodbye();
       this.st = 'closed';
-      this.emitCivClose(null);
+      this.civCh.closed(null);
       return;
     }
     // lost: the streams that are still up say goodbye; the token is removed if the control stream is alive
-    if (this.loggedIn && this.control?.isRunning) this.sendToken(TOKEN_REQ.REMOVE);
+    this.controlCh.dropToken();
     await this.closeStreams(true);
   }
 
@@ -569,20 +340,10 @@ export class IcomLanSession {
    * its answer, at most close_ack_ms), then disconnect on the control stream.
    */
   private async goodbye(): Promise<void> {
-    if (this.civStream?.isRunning) this.sendCivOpenClose(CIV_CLOSE);
+    this.civCh.sayClose();
     await Promise.all([this.civStream?.close(true), this.audioStream?.close(true), this.spareAudio?.close(false)]);
-    const c = this.control;
-    if (c && this.loggedIn && c.isRunning) {
-      const waiter = new Waitress<LanPacket>(this.clock);
-      const prevHandler = c.onPacket;
-      c.onPacket = (p) => {
-        waiter.offer(p);
-        prevHandler(p);
-      };
-      this.sendToken(TOKEN_REQ.REMOVE);
-      await waiter.wait((p) => p.kind === 'token' && p.a.requestType === TOKEN_REQ.REMOVE && p.a.requestReply === DIR.REPLY, this.t.close_ack_ms, 'token removal').catch(() => undefined);
-    }
-    await c?.close(true);
+    await this.controlCh.goodbye();
+    await this.control?.close(true);
   }
 
   private async closeStreams(disconnect: boolean): Promise<void> {
