@@ -16,6 +16,8 @@ import type { SerialDriver } from './links/serial-driver.js';
 import { lazySerialDriver } from './links/lazy-serial-driver.js';
 import type { CivTimeouts } from './radio/civ-bus.js';
 import { AprsService, type AprsServiceDeps } from './aprs/aprs-service.js';
+import { RotatorArea } from './rotator/rotator-area.js';
+import type { RotatorTimeouts } from './rotator/drivers/rotator-driver.js';
 import { DeviceClaims } from './util/device-claims.js';
 import type { LanHubDeps } from './radio/lan/lan-hub.js';
 import { LazyLanHub } from './radio/lan/lazy-lan-hub.js';
@@ -49,6 +51,8 @@ export interface AppOptions {
   aprsTransport?: AprsServiceDeps['transport'];
   /** The IC-705 LAN session's timings and preflight (tests shorten them); its clock is real time. */
   lan?: Omit<LanHubDeps, 'clock'>;
+  /** The rotator controller's reply and connect timeouts (tests shorten them). */
+  rotatorTimeouts?: Partial<RotatorTimeouts>;
 }
 
 /** Composition root: config → stores → drivers → services → http. stop() runs in reverse. */
@@ -97,6 +101,7 @@ export class App {
       liteSettings,
       radioStatus: () => this.services.radioStatus,
       aprsStatus: () => this.services.aprsStatus,
+      rotatorRuntime: () => this.services.rotator.runtime(),
     });
     const lite = new LiteService(station, liteReply);
     const claims = new DeviceClaims();
@@ -134,6 +139,21 @@ export class App {
       transport: opts.aprsTransport,
     });
     this.parts.push(aprs);
+    const rotator = new RotatorArea({
+      clock,
+      store: stores.rotator,
+      serial,
+      knows: (id) => catalog.current().byId.has(id),
+      // The pass from the table (or the window a radio session pinned) and the satellite's look angles.
+      passFor: (sat_id, at, aos_ms, los_ms) => {
+        const p = aos_ms !== undefined && los_ms !== undefined ? { aos_ms, los_ms } : orbit.currentOrNextPass(sat_id, at);
+        if (!p) return null;
+        return { sat_id, aos_ms: p.aos_ms, los_ms: p.los_ms, look: (t) => orbit.sample(sat_id, t) ?? { az_deg: 0, el_deg: -90 } };
+      },
+      radioSession: () => (radio.loaded ? radio.session() : null),
+      timeouts: opts.rotatorTimeouts,
+    });
+    this.parts.push(rotator); // stops before the radio and APRS
     const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
     this.parts.push(access);
     this.services = {
@@ -156,6 +176,7 @@ export class App {
       radioStatus: radio,
       aprs,
       aprsStatus: aprs,
+      rotator,
       access,
     };
     // No lite invalidation on location change: the cache key carries the rounded location, and the

@@ -16,6 +16,7 @@ import type { RadioStatusSource } from './radio/types.js';
 import type { RadioArea } from './radio/radio-area.js';
 import type { AprsStatusSource } from './aprs/types.js';
 import type { AprsService } from './aprs/aprs-service.js';
+import type { RotatorArea } from './rotator/rotator-area.js';
 import type { AccessService } from './access/access-service.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
@@ -63,6 +64,8 @@ export interface Services {
   aprs: AprsService;
   /** APRS runtime/preview target for system state and the lite snapshot (the APRS service). */
   aprsStatus: AprsStatusSource;
+  /** The antenna rotator: controller, manual goto/stop/park, pass tracking through the planner. */
+  rotator: RotatorArea;
   /** The operator lock: open by default; when locked, POSTs need the operator token (the HTTP gate). */
   access: AccessService;
 }

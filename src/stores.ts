@@ -8,6 +8,7 @@ import { LiteSettingsSchema, defaultLiteSettings } from './station/lite-settings
 import { IssDisplaySchema, TimezoneSchema, defaultIssDisplay, defaultTimezone } from './station/display-settings.js';
 import { NetworkSchema, defaultNetwork } from './station/network.js';
 import { RadioSettingsSchema, defaultRadioSettings } from './radio/settings.js';
+import { RotatorSettingsSchema, defaultRotatorSettings } from './rotator/settings.js';
 import { AprsSettingsSchema, defaultAprsSettings } from './aprs/settings.js';
 import { CatalogSourcesSchema, defaultCatalogSources } from './catalog/sources.js';
 import { AccessFileSchema, defaultAccessFile } from './access/schemas.js';
@@ -28,6 +29,7 @@ export function createStores(dir: string, clock: Clock) {
     network: new JsonStore({ dir, name: 'network', schema: NetworkSchema, defaults: defaultNetwork, now }),
     // These hold the rig's LAN password (it can key the transmitter): owner-only, and write-only in the API.
     radio: new JsonStore({ dir, name: 'radio-settings', schema: RadioSettingsSchema, defaults: defaultRadioSettings, now, mode: 0o600, secrets: ['wifi_password'] }),
+    rotator: new JsonStore({ dir, name: 'rotator-settings', schema: RotatorSettingsSchema, defaults: defaultRotatorSettings, now }),
     aprs: new JsonStore({ dir, name: 'aprs-settings', schema: AprsSettingsSchema, defaults: defaultAprsSettings, now, mode: 0o600, secrets: ['wifi_password'] }),
     catalogSources: new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources, now }),
     // The operator token's hash: readable by the service user only.

@@ -7,6 +7,7 @@ import { timezoneState } from './display-settings.js';
 import { focusCue, focusSubject } from './lite-focus.js';
 import { toLocator } from './maidenhead.js';
 import { radioControlSummary } from '../radio/types.js';
+import { rotatorSummary } from '../rotator/schemas.js';
 import type { StationService } from './station-service.js';
 
 // The lite snapshot (spec part 2 and "Lite snapshot rules"): one bounded payload for a small
@@ -139,6 +140,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
     satellites,
     radioControl: radioControlSummary(d.stores.radio.get().enabled, radio.runtime(), radio.session(), focusSatId),
     aprs: aprsSummary(aprsSettings, aprs.runtime(aprsSettings), aprs.previewTarget(aprsSettings), station.identity(), focusSatId),
+    rotator: rotatorSummary(d.stores.rotator.get().enabled, d.rotatorRuntime(), focusSatId),
     timezone: timezoneState(tz, now),
     gpsSettings: d.stores.gps.get(),
     liteSettings: { tracked_sat_ids: lite.tracked_sat_ids, setup_complete: lite.setup_complete },

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { FrequencyMatrixSchema, FrequencyRecommendationSchema } from '../guidance/schemas.js';
 import { LiveSampleSchema, PassItemSchema, PathPointSchema } from '../orbit/schemas.js';
 import { AprsSettingsSchema } from '../aprs/settings.js';
+import { RotatorSettingsSchema } from '../rotator/settings.js';
+import { RotatorRuntimeSchema, RotatorSummarySchema } from '../rotator/schemas.js';
 import { GpsSettingsSchema } from './gps-settings.js';
 import { ISS_DISPLAY_MODES } from './display-settings.js';
 import { ISS_MODES } from './iss-state.js';
@@ -49,6 +51,8 @@ export const SystemStateSchema = v.object({
   aprsSettings: AprsSettingsSchema,
   aprsRuntime: Open(),
   aprsPreviewTarget: Open(),
+  rotatorSettings: RotatorSettingsSchema,
+  rotatorRuntime: RotatorRuntimeSchema,
   stationIdentity: v.object({ valid: v.boolean(), callsign: v.string(), reason: v.optional(v.string()) }),
   bodies: v.object({
     sun: v.object(Horizontal),
@@ -84,6 +88,7 @@ export const LiteSnapshotSchema = v.object({
   satellites: v.array(Open()),
   radioControl: Open(),
   aprs: Open(),
+  rotator: RotatorSummarySchema,
   timezone: v.object({ display_timezone: v.string(), utc_offset_minutes: v.number() }),
   gpsSettings: GpsSettingsSchema,
   liteSettings: LiteSettingsSchema,

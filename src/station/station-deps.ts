@@ -6,6 +6,7 @@ import type { LiteSettingsService } from './lite-settings-service.js';
 import type { LocationService } from './location-service.js';
 import type { NetworkService } from './network.js';
 import type { RadioStatusSource } from '../radio/types.js';
+import type { RotatorRuntime } from '../rotator/schemas.js';
 import type { Stores } from '../stores.js';
 
 /** The guidance model every route embeds (spec part 4 rule 10); GuidanceService implements it. */
@@ -31,4 +32,6 @@ export interface StationDeps {
   /** Replaced by the radio and APRS services when they land (defaults until then). */
   radioStatus: () => RadioStatusSource;
   aprsStatus: () => AprsStatusSource;
+  /** The rotator's runtime (resting while it is not loaded). */
+  rotatorRuntime: () => RotatorRuntime;
 }

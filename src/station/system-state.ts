@@ -42,6 +42,8 @@ export function buildSystemState(station: StationService) {
     aprsSettings: d.stores.aprs.publicView(),
     aprsRuntime: aprs.runtime(aprsSettings),
     aprsPreviewTarget: aprs.previewTarget(aprsSettings),
+    rotatorSettings: d.stores.rotator.get(),
+    rotatorRuntime: d.rotatorRuntime(),
     stationIdentity: { valid: identity.valid, callsign: identity.callsign, ...(identity.reason ? { reason: identity.reason } : {}) },
     bodies: bodiesAt(now, loc.lat, loc.lon, loc.alt_m),
   };

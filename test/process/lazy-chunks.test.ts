@@ -21,6 +21,9 @@ const LAZY = [
   /^src\/aprs\/(aprs-station|receive|send)\.ts$/,
   /^src\/aprs\/log\/aprs-log\.ts$/,
   /^src\/aprs\/(tnc|transport|igate|modem|link)\//,
+  /^src\/rotator\/(rotator-service|planner)\.ts$/,
+  /^src\/rotator\/(drivers|protocol)\//,
+  /^src\/rotator\/plan\/(candidates|point|tracker)\.ts$/,
   /node_modules\/(serialport|@serialport)\//,
 ];
 
@@ -54,7 +57,7 @@ describe('the server bundle loads only what is enabled', () => {
     return [...seen];
   }
 
-  it('no radio, LAN, APRS-station or serial module, and no node:dgram, is in what boot loads', () => {
+  it('no radio, LAN, APRS-station, rotator or serial module, and no node:dgram, is in what boot loads', () => {
     const boot = bootOutputs();
     const inputs = boot.flatMap((k) => Object.keys(meta.outputs[k].inputs));
     assert.ok(inputs.some((p) => p === 'src/main.ts'));

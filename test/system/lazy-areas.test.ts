@@ -19,13 +19,14 @@ describe('areas not enabled are not loaded', () => {
 
   it('boots with radio control, the LAN transport and the APRS station unloaded, and reading them loads nothing', async () => {
     const { radio, aprs } = s.app.services;
-    for (const path of ['/api/v1/radio/state', '/api/v1/radio/session', '/api/v1/aprs/state', '/api/v1/aprs/targets', '/api/v1/system/state', '/api/v1/lite/snapshot']) {
+    for (const path of ['/api/v1/radio/state', '/api/v1/radio/session', '/api/v1/aprs/state', '/api/v1/rotator/state', '/api/v1/aprs/targets', '/api/v1/system/state', '/api/v1/lite/snapshot']) {
       const r = await s.get(path);
       assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
     }
     assert.equal(radio.loaded, false, 'radio control loaded by a read');
     assert.equal(aprs.loaded, false, 'the APRS station loaded by a read');
     assert.equal(s.app.lanLoaded, false, 'the LAN transport loaded');
+    assert.equal(s.app.services.rotator.loaded, false, 'the rotator loaded by a read');
   });
 
   it('a connect refused because radio control is off loads nothing', async () => {

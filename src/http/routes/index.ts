@@ -17,6 +17,7 @@ import { passesRoutes } from './passes.js';
 import { frequencyGuideRoutes } from './frequency-guides.js';
 import { radioRoutes } from './radio.js';
 import { aprsRoutes } from './aprs.js';
+import { rotatorRoutes } from './rotator.js';
 import { accessRoutes } from './access.js';
 
 // Route files in the order /docs lists them.
@@ -36,6 +37,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   frequencyGuideRoutes,
   radioRoutes,
   aprsRoutes,
+  rotatorRoutes,
   accessRoutes,
 ];
 

@@ -4,6 +4,7 @@ import { LiteSettingsSchema } from '../../station/lite-settings.js';
 import { DEFAULT_MIN_EL_DEG } from '../../station/pass-filter.js';
 import { route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
+import { checkRotatorSettings } from '../../rotator/settings.js';
 
 const AvailableSchema = v.array(v.object({ sat_id: v.string(), name: v.string() }));
 
@@ -56,6 +57,16 @@ export function settingsRoutes(s: Services): RouteDef[] {
       tag: 'settings',
       what: 'radio settings (rig model, serial device, CI-V baud and address, timings, guard); a connected rig follows a changed device at once',
       store: s.stores.radio,
+    }),
+    ...stateRoutes({
+      path: '/api/v1/settings/rotator',
+      tag: 'settings',
+      what:
+        'rotator settings (protocol, serial device or rotctld address, limits and end stop, flip, deadband, lead, update interval, ' +
+        'preposition, park, following the radio session); a connected controller reopens when its own fields change',
+      store: s.stores.rotator,
+      clearsLiteCache: true,
+      refine: (next) => checkRotatorSettings(next),
     }),
     ...stateRoutes({
       path: '/api/v1/settings/aprs',

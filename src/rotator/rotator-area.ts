@@ -1,0 +1,91 @@
+import type { RotatorService, RotatorServiceDeps } from './rotator-service.js';
+import { restingRotatorRuntime, type RotatorPlanView, type RotatorRuntime } from './schemas.js';
+import type { RotatorSettings } from './settings.js';
+import { checkGoto } from './coordinates.js';
+import { notConnected, rotatorDisabled } from './rotator-errors.js';
+import { LazyPart } from '../util/lazy-part.js';
+
+// The rotator as the routes and the station see it. The service, its drivers, the planner and
+// the serial binding load when the rotator is first enabled or used, never at boot while it is
+// off; until then the answers are the resting ones (not connected, idle, no plan). The stop
+// never loads anything: with nothing loaded nothing can be moving.
+
+export class RotatorArea {
+  readonly name = 'rotator';
+  private readonly part: LazyPart<RotatorService>;
+  private unsubscribe: () => void = () => {};
+  private stopped = false;
+
+  constructor(private readonly d: RotatorServiceDeps) {
+    this.part = new LazyPart('the rotator', async () => {
+      const service = new (await import('./rotator-service.js')).RotatorService(d);
+      await service.start();
+      return service;
+    });
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe = this.d.store.onChange((s) => {
+      if (s.enabled && !this.stopped) void this.engine().catch(() => {});
+    });
+    if (this.settings().enabled) await this.engine();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    await (await this.part.settled())?.stop();
+  }
+
+  engine(): Promise<RotatorService> {
+    return this.part.get();
+  }
+
+  get loaded(): boolean {
+    return this.part.current !== null;
+  }
+
+  settings(): RotatorSettings {
+    return this.d.store.get();
+  }
+  runtime(): RotatorRuntime {
+    return this.part.current?.runtime() ?? restingRotatorRuntime();
+  }
+  plan(): RotatorPlanView | null {
+    return this.part.current?.planView() ?? null;
+  }
+  state() {
+    return { settings: this.settings(), runtime: this.runtime(), plan: this.plan() };
+  }
+
+  async connect(): Promise<void> {
+    if (!this.settings().enabled) throw rotatorDisabled();
+    await (await this.engine()).connect();
+  }
+  async disconnect(): Promise<void> {
+    await this.part.current?.disconnect();
+  }
+  async goto(az_deg: number, el_deg: number): Promise<void> {
+    const e = this.part.current;
+    if (e) return e.goto(az_deg, el_deg);
+    checkGoto(this.settings(), az_deg, el_deg, null); // a bad target is a 400 first, as when loaded
+    throw notConnected();
+  }
+  /** Always answers, and loads nothing. */
+  async halt(): Promise<void> {
+    await this.part.current?.halt();
+  }
+  async park(): Promise<void> {
+    const e = this.part.current;
+    if (!e) throw notConnected();
+    await e.park();
+  }
+  async startTracking(sat_id: string): Promise<void> {
+    const e = this.part.current;
+    if (!e) throw notConnected();
+    await e.startTracking(sat_id);
+  }
+  stopTracking(): void {
+    this.part.current?.stopTracking();
+  }
+}
