@@ -1,4 +1,4 @@
-import type { SerialConnection } from '../../links/serial-driver.js';
+import type { ByteConnection } from '../../links/tcp-driver.js';
 import type { Clock, Timer } from '../../util/clock.js';
 import { OneAtATime } from '../../util/queue.js';
 import { Listeners } from '../../util/listeners.js';
@@ -13,9 +13,6 @@ import { RotatorClosed, RotatorGarbled, RotatorSilent } from './rotator-driver.j
 // "silent" otherwise, so the operator sees which fault it is.
 
 const log = logger('rotator:link');
-
-/** The part of a serial connection the exchange uses; a TCP socket is wrapped to the same shape. */
-export type ByteConnection = Pick<SerialConnection, 'write' | 'close' | 'onData' | 'onClose'>;
 
 /** An incremental parser: bytes in, messages out through the callback it was built with. */
 export interface StreamParser {
@@ -89,9 +86,30 @@ export class Exchange<T> {
     this.closed(null);
   }
 
+  /**
+   * A few bytes that cannot be written within the reply timeout mean the device is gone: a pty or
+   * USB adapter pulled mid-write may leave serialport's write callback never called, so the
+   * write is bounded too and its timeout closes the link (every waiter fails, onClose fires).
+   */
   private write(bytes: Uint8Array): Promise<void> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    return this.conn.write(bytes);
+    return new Promise<void>((resolve, reject) => {
+      const timer = this.clock.setTimeout(() => {
+        this.closed(new Error(`a write did not complete within ${this.replyMs} ms`));
+        void this.conn.close().catch(() => {});
+        reject(this.closedWith);
+      }, this.replyMs);
+      this.conn.write(bytes).then(
+        () => {
+          timer.cancel();
+          resolve();
+        },
+        (err: Error) => {
+          timer.cancel();
+          reject(err);
+        },
+      );
+    });
   }
 
   private next(what: string): Promise<T> {

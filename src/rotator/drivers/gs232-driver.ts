@@ -1,7 +1,8 @@
 import { LineReader } from '../protocol/line-reader.js';
 import { encodeGoto, encodeReadPosition, encodeStop, parseReply, type Gs232Variant } from '../protocol/gs232.js';
 import type { Clock } from '../../util/clock.js';
-import { Exchange, type ByteConnection } from './exchange.js';
+import { Exchange } from './exchange.js';
+import type { ByteConnection } from '../../links/tcp-driver.js';
 import { bytesOf } from './encoded-bytes.js';
 import { RotatorGarbled, RotatorRejected, type RotatorDriver, type RotatorPosition } from './rotator-driver.js';
 

@@ -4,7 +4,7 @@ import { Gs232Driver } from './gs232-driver.js';
 import { Easycomm2Driver } from './easycomm2-driver.js';
 import { Rot2ProgDriver } from './rot2prog-driver.js';
 import { RotctldDriver } from './rotctld-driver.js';
-import { openTcpConnection } from './tcp-connection.js';
+import { openTcpConnection, type TcpConnect } from '../../links/tcp-driver.js';
 import { ROTATOR_TIMEOUTS, type RotatorDriver, type RotatorProtocol, type RotatorTimeouts } from './rotator-driver.js';
 
 // Opens the controller the settings name and proves it is there: a position read (or, for
@@ -20,12 +20,15 @@ export interface OpenRotatorOptions {
   rotctld_port: number;
   clock: Clock;
   timeouts?: Partial<RotatorTimeouts>;
+  /** How to open rotctld's TCP connection (the ground TCP driver by default). */
+  tcp?: TcpConnect;
 }
 
 export async function openRotator(o: OpenRotatorOptions): Promise<RotatorDriver> {
   const t: RotatorTimeouts = { ...ROTATOR_TIMEOUTS, ...o.timeouts };
   if (o.protocol === 'rotctld') {
-    const driver = new RotctldDriver(await openTcpConnection(o.rotctld_host, o.rotctld_port, t.connect_ms), o.clock, t.reply_ms);
+    const conn = await openTcpConnection({ host: o.rotctld_host, port: o.rotctld_port, timeoutMs: t.connect_ms, clock: o.clock, connect: o.tcp });
+    const driver = new RotctldDriver(conn, o.clock, t.reply_ms);
     return proven(driver, () => driver.hello());
   }
   const conn = await o.serial.open(o.serial_device, o.baud_rate);

@@ -12,7 +12,8 @@ import {
   type RotctldLimits,
 } from '../protocol/rotctl-line.js';
 import type { Clock } from '../../util/clock.js';
-import { Exchange, type ByteConnection, type Io } from './exchange.js';
+import { Exchange, type Io } from './exchange.js';
+import type { ByteConnection } from '../../links/tcp-driver.js';
 import { bytesOf } from './encoded-bytes.js';
 import { RotatorGarbled, RotatorRejected, type RotatorDriver, type RotatorPosition } from './rotator-driver.js';
 
