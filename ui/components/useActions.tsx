@@ -10,6 +10,8 @@ export interface Outcome {
   text: string;
   /** The API's error code (not_eligible, invalid_callsign, rig_timeout…) when it failed. */
   code?: string;
+  /** The first field the API named (a goto's az_deg beyond the limits), to show the error beside it. */
+  field?: string;
 }
 
 export function useActions(base: string, refresh: () => void) {
@@ -35,7 +37,7 @@ export function useActions(base: string, refresh: () => void) {
       say(key, typeof said === 'string' ? { ok: true, text: said } : said);
       return answer;
     } catch (e) {
-      say(key, { ok: false, text: errorText(e), code: e instanceof ApiError ? e.code : undefined });
+      say(key, e instanceof ApiError ? { ok: false, text: errorText(e), code: e.code, field: e.fields[0]?.field } : { ok: false, text: errorText(e) });
       return null;
     } finally {
       setBusy(null);

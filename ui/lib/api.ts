@@ -15,10 +15,13 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-  /** details.fields of a validation error, as the server lists them. */
+  /** The fields an error names: details.fields of a validation error, or the one details.field. */
   get fields(): FieldError[] {
-    const f = (this.details as { fields?: unknown } | null)?.fields;
-    return Array.isArray(f) ? (f as FieldError[]) : [];
+    const d = this.details as { fields?: unknown; field?: unknown } | null;
+    if (Array.isArray(d?.fields)) return d.fields as FieldError[];
+    // A check across fields or against limits (el_max_deg not above el_min_deg, a goto beyond
+    // the stop) names its one field as details.field, the message being the error's own.
+    return typeof d?.field === 'string' ? [{ field: d.field, message: this.message }] : [];
   }
   /** The message for one field (`a.b` also matches an error on `a.b.c`), or null. */
   fieldMessage(name: string): string | null {
