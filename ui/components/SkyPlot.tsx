@@ -31,8 +31,23 @@ export function aosMark(p: AzEl): [number, number, number, number] {
   return [x, y, x * k, y * k];
 }
 
-/** Sky plot of a pass: rings at 0°, 30°, 60°, the track, AOS marked, the satellite now. */
-export function SkyPlot(props: { path: readonly AzEl[]; now?: AzEl | null; aos?: AzEl | null; label?: string; class?: string }) {
+/** The antenna's diamond: a shape no other mark uses, so it reads in night mode's one colour too. */
+const diamond = ([x, y]: [number, number], r: number) => `M${f1(x)} ${f1(y - r)}L${f1(x + r)} ${f1(y)}L${f1(x)} ${f1(y + r)}L${f1(x - r)} ${f1(y)}Z`;
+
+/**
+ * Sky plot of a pass: rings at 0°, 30°, 60°, the track, AOS marked, the satellite now; with a
+ * rotator, where the antenna points (a diamond on a line from the zenith, so the eye finds it
+ * on a glance) and where it was sent (a cross).
+ */
+export function SkyPlot(props: {
+  path: readonly AzEl[];
+  now?: AzEl | null;
+  aos?: AzEl | null;
+  label?: string;
+  class?: string;
+  antenna?: AzEl | null;
+  antennaTarget?: AzEl | null;
+}) {
   const points = useMemo(
     () =>
       props.path
@@ -43,6 +58,8 @@ export function SkyPlot(props: { path: readonly AzEl[]; now?: AzEl | null; aos?:
   );
   const now = props.now && props.now.el_deg >= 0 ? skyXY(props.now) : null;
   const aos = props.aos ? aosMark(props.aos) : null;
+  const ant = props.antenna ? skyXY(props.antenna) : null;
+  const tgt = props.antennaTarget ? skyXY(props.antennaTarget) : null;
   return (
     <svg class={`sky ${props.class ?? ''}`} viewBox="-104 -104 208 208" role="img" aria-label={props.label ?? 'Sky plot, north up'}>
       <circle r="90" fill="none" stroke="var(--line)" stroke-width="1.5" />
@@ -59,6 +76,23 @@ export function SkyPlot(props: { path: readonly AzEl[]; now?: AzEl | null; aos?:
         <text x={f1(aos[2])} y={f1(aos[3])} text-anchor="middle" dominant-baseline="central" class="aos-label" stroke="var(--bg)" stroke-width="3" paint-order="stroke">
           AOS
         </text>
+      )}
+      {tgt && (
+        <path
+          d={`M${f1(tgt[0] - 6)} ${f1(tgt[1] - 6)}l12 12m0-12l-12 12`}
+          stroke="var(--fg)"
+          stroke-width="2.5"
+          stroke-linecap="round"
+          data-antenna-target={`${Math.round(props.antennaTarget!.az_deg)},${Math.round(props.antennaTarget!.el_deg)}`}
+        />
+      )}
+      {ant && (
+        <g data-antenna={`${Math.round(props.antenna!.az_deg)},${Math.round(props.antenna!.el_deg)}`}>
+          <title>antenna</title>
+          <path d={`M0 0L${f1(ant[0])} ${f1(ant[1])}`} stroke="var(--accent)" stroke-width="2" stroke-dasharray="4 3" />
+          <path d={diamond(ant, 8)} fill="none" stroke="var(--bg)" stroke-width="6" />
+          <path d={diamond(ant, 8)} fill="none" stroke="var(--accent)" stroke-width="3" />
+        </g>
       )}
       {now && <circle cx={f1(now[0])} cy={f1(now[1])} r="6" fill="var(--ok)" stroke="var(--bg)" stroke-width="1.5" data-now />}
     </svg>

@@ -12,6 +12,8 @@ export interface SystemState {
   aprsRuntime: Record<string, unknown> & { connected: boolean; modem_state: string; last_error: string | null; sidecar_running: boolean; kiss_connected: boolean };
   aprsPreviewTarget: Record<string, unknown> & { can_transmit: boolean; tx_block_reason: string | null; label: string };
   stationIdentity: { valid: boolean; callsign: string; reason?: string };
+  rotatorSettings: Record<string, unknown> & { enabled: boolean };
+  rotatorRuntime: Record<string, unknown> & { connected: boolean; control_mode: string; last_error: string | null };
 }
 
 /** System state polled every 5 s (kept on the device for offline reloads) and its display zone. */

@@ -8,6 +8,7 @@ import type { Recommendation } from '../components/Tune';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
+import { useAntenna } from '../components/rotator/useAntenna';
 import type { SystemState } from '../components/useStationState';
 import { withoutDebris } from '../lib/debris';
 import { deg, km, mhz } from '../lib/format';
@@ -74,7 +75,8 @@ function scopeText(f: PassFilter | undefined, all: boolean): string {
 }
 
 /** The selected pass on a sky plot (its path from AOS to LOS) and its satellite's ground track. */
-function Selected({ pass, zone, station, now }: { pass: PassRow; zone: Zone; station: { lat: number; lon: number } | null; now: number }) {
+function Selected({ pass, zone, station, now, rotator }: { pass: PassRow; zone: Zone; station: { lat: number; lon: number } | null; now: number; rotator: boolean }) {
+  const ant = useAntenna(rotator);
   const span_s = (Date.parse(pass.los) - Date.parse(pass.aos)) / 1000;
   const sky = usePoll<{ items: PathPoint[] }>(
     `/api/v1/track/path?sat_id=${pass.sat_id}&start=${encodeURIComponent(pass.aos)}&minutes=${(span_s / 60).toFixed(2)}&step_seconds=${Math.max(1, Math.ceil(span_s / 60))}`,
@@ -94,7 +96,7 @@ function Selected({ pass, zone, station, now }: { pass: PassRow; zone: Zone; sta
         {first && last && ` · AOS az ${deg(first.az_deg)} → LOS az ${deg(last.az_deg)}`}
       </p>
       <div class="views">
-        <SkyPlot path={sky.data?.items ?? []} aos={first ?? null} now={sky.data ? positionAt(sky.data.items, now) : null} label={`Sky plot of the ${pass.name} pass`} />
+        <SkyPlot path={sky.data?.items ?? []} aos={first ?? null} now={sky.data ? positionAt(sky.data.items, now) : null} label={`Sky plot of the ${pass.name} pass`} antenna={ant.antenna} antennaTarget={ant.target} />
         {station && (
           <GroundMap
             track={track}
@@ -105,6 +107,7 @@ function Selected({ pass, zone, station, now }: { pass: PassRow; zone: Zone; sta
           />
         )}
       </div>
+      {ant.antenna && <p class="muted small" data-antenna-legend>Sky: ◇ where the antenna points now{ant.target ? ', × where it was sent' : ''}.</p>}
       <p class="muted small">Map: the next 100 min of the track (dot: now), the station (+) and its footprint for this satellite's height (dashed).</p>
     </section>
   );
@@ -264,7 +267,7 @@ function Page() {
           </div>
         </section>
         <div class="side">
-          {selected && <Selected key={key(selected)} pass={selected} zone={zone} station={st.data?.location ?? null} now={now} />}
+          {selected && <Selected key={key(selected)} pass={selected} zone={zone} station={st.data?.location ?? null} now={now} rotator={st.data?.rotatorSettings?.enabled === true} />}
           <section class="panel" aria-labelledby="live">
             <h2 id="live">Tracked now</h2>
             <table data-live>

@@ -103,7 +103,7 @@ function Page() {
   const bar = forced ? null : live ? { start: Date.parse(live.aos), duration: Date.parse(live.los) - Date.parse(live.aos) } : { start: rot.current.since, duration: TIMING.dwell[rot.current.scene] };
 
   let body;
-  if (scene === 'pass') body = <PassScene view={view} t={simT ?? now} phase={simT !== null ? phase : null} zone={zone} />;
+  if (scene === 'pass') body = <PassScene view={view} t={simT ?? now} phase={simT !== null ? phase : null} zone={zone} rotator={sys.data?.rotatorSettings?.enabled === true} />;
   else if (scene === 'iss') {
     const next = livePass(s.passes.filter((p) => p.sat_id === 'iss'), now) ?? upcoming.find((p) => p.sat_id === 'iss' && Date.parse(p.los) > now) ?? null;
     body = <IssScene iss={s.iss} next={next} location={s.location} path={issPath.data?.items ?? null} now={now} zone={zone} />;

@@ -13,6 +13,7 @@ import { prefetch } from '../lib/api';
 import { compass, deg, km, shortName } from '../lib/format';
 import { nextPassBySat, passClock, positionAt } from '../lib/pass';
 import { staleness } from '../lib/stale';
+import { antennaMarks, rotatorLine } from '../lib/rotator';
 import { aprsLine, radioLine } from '../lib/summaries';
 import { clock, countdown, snapshotZone, zoneLabel, type Zone } from '../lib/time';
 import './lite.css';
@@ -80,9 +81,11 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
   );
 }
 
+type Line = 'radio' | 'aprs' | 'rotator';
+
 function Page() {
   const [focus, setFocus] = useState(focusFromUrl);
-  const [openLine, setOpenLine] = useState<'radio' | 'aprs' | null>(null);
+  const [openLine, setOpenLine] = useState<Line | null>(null);
   const snap = usePoll<LiteSnapshot>(snapshotUrl(focus), POLL_MS, 'lite');
   const now = useNow();
   const s = snap.data;
@@ -115,7 +118,10 @@ function Page() {
   const setupDone = s.liteSettings.setup_complete;
   const radio = radioLine(s.radioControl);
   const aprs = aprsLine(s.aprs);
-  const toggle = (line: 'radio' | 'aprs') => () => setOpenLine(openLine === line ? null : line);
+  // A cached snapshot from before the rotator has no block: no line, no marker.
+  const rotator = rotatorLine(s.rotator);
+  const ant = antennaMarks(s.rotator);
+  const toggle = (line: Line) => () => setOpenLine(openLine === line ? null : line);
   const locator = s.location.locator;
   return (
     <div class={`lite stage-${pc?.stage ?? 'none'}`}>
@@ -154,7 +160,7 @@ function Page() {
         )}
       </section>
       <div class="side" data-subject={subject}>
-        <SkyPlot class="lite-sky" path={path} now={pos} aos={cue ?? (first && pc?.stage === 'before' ? first : null)} label={`Sky plot of the ${shortName(name)} pass, north up`} />
+        <SkyPlot class="lite-sky" path={path} now={pos} aos={cue ?? (first && pc?.stage === 'before' ? first : null)} label={`Sky plot of the ${shortName(name)} pass, north up`} antenna={ant.antenna} antennaTarget={ant.target} />
       </div>
       <div class="tune-area" data-subject={subject}>
         <Tune class="lite-tune" rec={rec} matrix={matrix} />
@@ -171,6 +177,7 @@ function Page() {
       <footer>
         <StatusLine text={radio.text} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
         <StatusLine text={aprs.text} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
+        {rotator && <StatusLine text={rotator.text} tone={rotator.tone} open={openLine === 'rotator'} onToggle={toggle('rotator')} data-key="rotator-line" />}
         <ElementAge ageH={meta?.epoch_age_h} />
         {locator && (
           <span class="muted locator" title="station locator (Maidenhead)" data-locator>

@@ -12,18 +12,22 @@ import { TrackPanel } from '../components/radio/TrackPanel';
 import { WritePanel } from '../components/radio/WritePanel';
 import { ConnectionPanel } from '../components/radio/ConnectionPanel';
 import type { UpcomingPass } from '../components/radio/PassList';
+import { RotatorPanel, type TrackChoice } from '../components/rotator/RotatorPanel';
+import { useRotator } from '../components/rotator/useRotator';
 import './radio.css';
 
 // The rig: what it reads back, the pass-pinned session, apply/auto-track for a satellite,
 // direct writes, the connection. Everything comes from /api/v1/radio/state (read every 1.5 s
 // while the page is visible) and its POST routes; upcoming passes with frequency guidance
-// feed the session and satellite pickers.
+// feed the session and satellite pickers. The antenna rotator has its panel here too (its own
+// state, /api/v1/rotator/state): the operator works the rig and points the antennas together.
 
 /** Passes to pick a session or a satellite from: the next hours, with guidance, worth working. */
 const PASSES_URL = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true&limit=300';
 
 function Page() {
   const r = useRadio();
+  const rot = useRotator();
   const now = useNow();
   const passes = usePoll<{ items: UpcomingPass[] }>(PASSES_URL, 120_000);
   const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
@@ -39,6 +43,9 @@ function Page() {
     );
   }
   const session = s.session;
+  // The rotator follows any satellite with a pass soon (guidance or not); the session's first.
+  const choices = new Map<string, TrackChoice>();
+  for (const p of passes.data?.items ?? []) if (!choices.has(p.sat_id)) choices.set(p.sat_id, { sat_id: p.sat_id, name: p.name });
   return (
     <Shell
       title="Radio"
@@ -65,6 +72,7 @@ function Page() {
       )}
       <div class="grid radio-grid" data-session-screen={session.screen_state}>
         <ReadbackPanel r={r} now={now} />
+        <RotatorPanel r={rot} choices={[...choices.values()]} preferred={session.selected_sat_id} now={now} zone={zone} />
         <SessionPanel r={r} passes={guided} now={now} zone={zone} />
         <TrackPanel r={r} passes={guided} now={now} />
         <WritePanel r={r} />

@@ -8,6 +8,7 @@ import { LocationSection } from '../components/settings/LocationSection';
 import { PassFilterSection } from '../components/settings/PassFilterSection';
 import { RadioSection } from '../components/settings/RadioSection';
 import { AprsSection } from '../components/settings/AprsSection';
+import { RotatorSection } from '../components/settings/RotatorSection';
 import { AccessSection, LockBadge, useAccess } from '../components/settings/AccessSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
@@ -19,7 +20,7 @@ import './settings.css';
 // Settings grouped as the API groups them; each group saves on its own and shows the API's
 // field errors under the field. Flat resources are ResourceForms bound to their /docs schema;
 // location, favourites and the catalog are actions and have their own components.
-// Radio and APRS settings join with their issues.
+// Radio, APRS and the rotator each have a section of their own.
 
 /** IANA zones the browser knows, as suggestions (the API decides what it accepts). */
 const ZONES: readonly string[] = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
@@ -56,6 +57,7 @@ const SECTIONS: Array<[string, string]> = [
   ['gps', 'GPS'],
   ['radio', 'Radio'],
   ['aprs', 'APRS'],
+  ['rotator', 'Rotator'],
   ['catalog', 'Catalog'],
   ['snapshots', 'Snapshots'],
   ['network', 'Network'],
@@ -126,6 +128,9 @@ function Page() {
         </Section>
         <Section id="aprs" title="APRS">
           <AprsSection />
+        </Section>
+        <Section id="rotator" title="Antenna rotator">
+          <RotatorSection />
         </Section>
         <Section id="catalog" title="Catalog">
           <CatalogSection zone={zone} now={now} onRefreshed={() => setRefreshes((n) => n + 1)} />

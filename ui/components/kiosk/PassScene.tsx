@@ -3,6 +3,7 @@ import type { Recommendation } from '../Tune';
 import { compass, deg, shortName } from '../../lib/format';
 import { passClock, positionAt, type PathSample } from '../../lib/pass';
 import { clock, zoneLabel, type Zone } from '../../lib/time';
+import { useAntenna } from '../rotator/useAntenna';
 import { Count, Pair, SceneHead } from './scenes';
 import type { Sample } from './types';
 
@@ -26,8 +27,10 @@ export interface PassView {
  * tune, az/el now. `t` is the moment shown (now, or a simulated moment inside the pass);
  * `phase` names the simulated phase.
  */
-export function PassScene(props: { view: PassView | null; t: number; phase: string | null; zone: Zone }) {
+export function PassScene(props: { view: PassView | null; t: number; phase: string | null; zone: Zone; rotator: boolean }) {
   const { view, t, phase, zone } = props;
+  // The antenna is where it is now: not drawn over a simulated moment of the pass.
+  const ant = useAntenna(props.rotator && !phase);
   if (!view) {
     return (
       <section class="scene k-text" data-scene="pass">
@@ -43,7 +46,7 @@ export function PassScene(props: { view: PassView | null; t: number; phase: stri
   const aos = pc?.stage === 'before' ? (view.cue ?? view.path[0] ?? null) : null;
   return (
     <section class={`scene k-pass k-${pc?.tone ?? 'idle'}`} data-scene="pass" data-stage={pc?.stage ?? 'none'}>
-      <SkyPlot class="k-sky" path={view.path} now={pos} aos={aos} label={`Sky plot of the ${shortName(view.name)} pass, north up`} />
+      <SkyPlot class="k-sky" path={view.path} now={pos} aos={aos} label={`Sky plot of the ${shortName(view.name)} pass, north up`} antenna={ant.antenna} antennaTarget={ant.target} />
       <div class="k-info">
         <div class="k-head">
           <span class={`badge ${pc?.tone ?? 'idle'}`} role="status" data-pass-head>
