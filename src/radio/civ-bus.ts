@@ -3,6 +3,7 @@ import { CivParser } from './civ/parser.js';
 import { isTransceive, matchReply, type CivRequest } from './civ/commands.js';
 import type { SerialConnection } from '../links/serial-driver.js';
 import { TimeoutError, Waitress } from '../util/waitress.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { OneAtATime } from '../util/queue.js';
 import { logger } from '../util/logger.js';
 import { Listeners } from '../util/listeners.js';
@@ -47,11 +48,17 @@ export interface CivBusOptions {
   rigAddr: number;
   ctlAddr?: number;
   timeouts?: CivTimeouts;
+  /**
+   * The clock reply timeouts run on (a test clock runs a silent rig's timeouts out in no real
+   * time). A rig answers in real time, so its owners pass a real-time clock (the LAN hub's); the
+   * system clock where none is given.
+   */
+  clock?: Clock;
 }
 
 export class CivBus {
   private readonly parser: CivParser;
-  private readonly waitress = new Waitress<Incoming>();
+  private readonly waitress: Waitress<Incoming>;
   private readonly queue = new OneAtATime(16);
   private readonly out = new Uint8Array(64); // one frame at a time, reused
   private readonly broadcastFns = new Listeners<CivFrame>(log, 'broadcast');
@@ -69,6 +76,7 @@ export class CivBus {
     this.rigAddr = o.rigAddr;
     this.ctlAddr = o.ctlAddr ?? CIV.CONTROLLER;
     this.timeouts = o.timeouts ?? CIV_TIMEOUTS;
+    this.waitress = new Waitress<Incoming>(o.clock ?? systemClock);
     this.parser = new CivParser((f) => this.onFrame(f), {
       onJam: () => {
         this.stats.jams++;

@@ -5,6 +5,7 @@ import { cmd } from '../../src/radio/civ/commands.js';
 import { encodeFrame, type CivFrame } from '../../src/radio/civ/frame.js';
 import type { SerialConnection } from '../../src/links/serial-driver.js';
 import { TimeoutError } from '../../src/util/waitress.js';
+import { FixedClock } from '../../src/util/clock.js';
 
 // The request/reply layer over a scripted wire (the serial device is the process edge): echo,
 // broadcasts, NG, timeouts with their retry rule, and a bus collision resent.
@@ -72,5 +73,20 @@ describe('CI-V bus', () => {
     bus.close(new Error('unplugged'));
     await assert.rejects(pending, /unplugged/);
     await assert.rejects(bus.request(cmd.readSplit()), /unplugged/);
+  });
+
+  it('waits for replies on the clock it is given, not the system clock', async () => {
+    // A minute-long reply limit that a test clock runs out in no real time: on the system clock
+    // this request would still be waiting when the real-time guard below gives up.
+    const clock = new FixedClock(Date.parse('2025-03-01T12:00:00Z'));
+    const w = wire(() => []);
+    const bus = new CivBus(w.conn, { rigAddr: RIG, clock, timeouts: { reply_ms: 60_000, read_retries: 0, jam_retries: 0 } });
+    const pending = bus.request(cmd.setSplit(true));
+    await new Promise((r) => setImmediate(r)); // the write is out, the reply timer armed
+    clock.advance(59_999);
+    clock.advance(1);
+    const guard = new Promise((_, reject) => setTimeout(() => reject(new Error('still waiting on the system clock')), 2000).unref());
+    await assert.rejects(Promise.race([pending, guard]), TimeoutError);
+    assert.equal(bus.stats.timeouts, 1);
   });
 });

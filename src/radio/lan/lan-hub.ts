@@ -5,6 +5,7 @@ import type { LanTimings } from './timings.js';
 import { LAN_AUDIO_RATE_HZ, LAN_CIV_TIMEOUTS, LanOpenError, endpointKey, type LanEndpoint, type LanLease, type LanLeaser } from './lan-types.js';
 import type { Clock } from '../../util/clock.js';
 import { logger } from '../../util/logger.js';
+import { Listeners } from '../../util/listeners.js';
 
 // One LAN session per radio, shared. The IC-705 serves one network client at a time, and radio
 // control (Doppler) and APRS (PTT, audio) may both want it: the first lease opens the session
@@ -23,7 +24,7 @@ interface Entry {
 }
 interface Holder {
   owner: string;
-  lost: Array<(reason: string) => void>;
+  lost: Listeners<string>;
 }
 
 export interface LanHubDeps {
@@ -59,7 +60,7 @@ export class LanHub implements LanLeaser {
       }
       entry = await p;
     }
-    const holder: Holder = { owner, lost: [] };
+    const holder: Holder = { owner, lost: new Listeners(log, `${owner} session lost`) };
     entry.holders.add(holder);
     const ent = entry;
     let released = false;
@@ -68,7 +69,7 @@ export class LanHub implements LanLeaser {
       session: ent.session,
       bus: ent.bus,
       radioName: ent.radioName,
-      onLost: (fn) => holder.lost.push(fn),
+      onLost: (fn) => void holder.lost.add(fn),
       release: async () => {
         if (released) return;
         released = true;
@@ -111,7 +112,8 @@ export class LanHub implements LanLeaser {
       default:
         throw new LanOpenError(502, 'rig_lan_failed', r.message, true);
     }
-    const bus = new CivBus(session.civ, { rigAddr, timeouts: this.d.civTimeouts ?? LAN_CIV_TIMEOUTS });
+    // The hub's clock, like the session's: real time in production, since the network is.
+    const bus = new CivBus(session.civ, { rigAddr, timeouts: this.d.civTimeouts ?? LAN_CIV_TIMEOUTS, clock: this.d.clock });
     const entry: Entry = { key, session, bus, radioName: r.radio.name, holders: new Set(), closing: null };
     this.entries.set(key, entry);
     session.onLost((reason) => this.lost(entry, reason));
@@ -127,7 +129,7 @@ export class LanHub implements LanLeaser {
     entry.bus.close(new Error(why));
     const holders = [...entry.holders];
     entry.holders.clear();
-    for (const h of holders) for (const fn of h.lost) fn(why);
+    for (const h of holders) h.lost.emitOnce(why);
     void entry.session.close().catch(() => {});
   }
 
