@@ -1,6 +1,7 @@
 import { spawn as nodeSpawn } from 'node:child_process';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
+import { OneAtATime } from '../util/queue.js';
 
 // Driver: the systemd notify socket (sd_notify(3)): READY=1, STOPPING=1, STATUS=…, WATCHDOG=1.
 //
@@ -79,10 +80,11 @@ export class SdNotify {
   private readonly spawnFn: SpawnFn;
   private readonly clock: TimerClock;
   private readonly command: string;
-  private readonly queue: Message[] = [];
-  private busy = false;
+  /** Unbounded like systemd's own queue: only a keep-alive repeats, and it is never queued twice. */
+  private readonly queue = new OneAtATime(Number.POSITIVE_INFINITY);
+  /** A WATCHDOG=1 waits in the queue (not yet handed to the sender). */
+  private keepAliveWaiting = false;
   private timer: unknown = null;
-  private flushWaiters: Array<() => void> = [];
   private warnedSpawn = false;
   private readonly counts = { sent: 0, failed: 0, keepAlives: 0 };
 
@@ -147,71 +149,61 @@ export class SdNotify {
   /** One WATCHDOG=1, unless one is already waiting in the queue. */
   keepAlive(): void {
     if (!this.enabled) return;
-    if (this.queue.some((m) => m.keepAlive)) return;
+    if (this.keepAliveWaiting) return;
     this.counts.keepAlives++;
     this.enqueue({ args: ['WATCHDOG=1'], keepAlive: true });
   }
 
   /** Resolves when everything queued has been sent (or failed), or after timeoutMs. */
   flush(timeoutMs = 2000): Promise<void> {
-    if (!this.busy && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const t = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(t);
-        resolve();
-      }
-      this.flushWaiters.push(done);
-    });
+    let t: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (t = setTimeout(resolve, timeoutMs)));
+    return Promise.race([this.queue.idle(), late]).finally(() => clearTimeout(t));
   }
 
   stats(): SdNotifyStats {
-    return { ...this.counts, queued: this.queue.length + (this.busy ? 1 : 0) };
+    return { ...this.counts, queued: this.queue.waiting + (this.queue.busy ? 1 : 0) };
   }
 
   private enqueue(m: Message): void {
     if (!this.enabled) return;
-    this.queue.push(m);
-    this.pump();
+    if (m.keepAlive) this.keepAliveWaiting = true;
+    void this.queue.run(() => {
+      if (m.keepAlive) this.keepAliveWaiting = false;
+      return this.send(m);
+    });
   }
 
-  private pump(): void {
-    if (this.busy) return;
-    const m = this.queue.shift();
-    if (!m) {
-      const waiters = this.flushWaiters;
-      this.flushWaiters = [];
-      for (const w of waiters) w();
-      return;
-    }
-    this.busy = true;
-    let settled = false;
-    const finish = (ok: boolean, why: string) => {
-      if (settled) return;
-      settled = true;
-      if (ok) this.counts.sent++;
-      else {
-        this.counts.failed++;
-        if (!this.warnedSpawn) {
-          this.warnedSpawn = true; // once: a missing systemd-notify would otherwise log every ping
-          log.warn(`${this.command} ${m.args.join(' ')}: ${why} (further failures are not logged)`);
+  /** One run of the sender; resolves when it has exited (or failed to start). Never rejects. */
+  private send(m: Message): Promise<void> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (ok: boolean, why: string) => {
+        if (settled) return;
+        settled = true;
+        if (ok) this.counts.sent++;
+        else {
+          this.counts.failed++;
+          if (!this.warnedSpawn) {
+            this.warnedSpawn = true; // once: a missing systemd-notify would otherwise log every ping
+            log.warn(`${this.command} ${m.args.join(' ')}: ${why} (further failures are not logged)`);
+          }
         }
+        resolve();
+      };
+      try {
+        const child = this.spawnFn(this.command, m.args, {
+          // Only what the sender needs: the socket, and PATH for the lookup.
+          env: { NOTIFY_SOCKET: this.socket, PATH: this.path },
+          stdio: 'ignore',
+        });
+        child.once('error', (err) => finish(false, errorMessage(err)));
+        child.once('exit', (code, signal) => finish(code === 0, signal ? `killed by ${signal}` : `exit ${code}`));
+      } catch (err) {
+        // spawn throws synchronously on EAGAIN/ENOMEM and bad arguments; the next message retries.
+        finish(false, errorMessage(err));
       }
-      this.busy = false;
-      this.pump();
-    };
-    try {
-      const child = this.spawnFn(this.command, m.args, {
-        // Only what the sender needs: the socket, and PATH for the lookup.
-        env: { NOTIFY_SOCKET: this.socket, PATH: this.path },
-        stdio: 'ignore',
-      });
-      child.once('error', (err) => finish(false, errorMessage(err)));
-      child.once('exit', (code, signal) => finish(code === 0, signal ? `killed by ${signal}` : `exit ${code}`));
-    } catch (err) {
-      // spawn throws synchronously on EAGAIN/ENOMEM and bad arguments; the next message retries.
-      queueMicrotask(() => finish(false, errorMessage(err)));
-    }
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 // One at a time: a bus that carries one command in flight (CI-V, KISS) runs its jobs through
-// this. Bounded, so a stalled device cannot grow memory; clear() fails what waits (unplug).
+// this, and so does every single writer (the APRS log's file, the systemd notify messages).
+// Bounded, so a stalled device cannot grow memory; clear() fails what waits (unplug).
 
 export class QueueFullError extends Error {
   constructor(max: number) {
@@ -17,6 +18,7 @@ interface Job {
 export class OneAtATime {
   private jobs: Job[] = [];
   private running = false;
+  private idleFns: Array<() => void> = [];
   constructor(private readonly maxWaiting = 32) {}
 
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -42,6 +44,12 @@ export class OneAtATime {
     for (const j of waiting) j.reject(err);
   }
 
+  /** Resolves once nothing runs and nothing waits (a flush). */
+  idle(): Promise<void> {
+    if (!this.running && !this.jobs.length) return Promise.resolve();
+    return new Promise((resolve) => this.idleFns.push(resolve));
+  }
+
   get busy(): boolean {
     return this.running;
   }
@@ -60,6 +68,9 @@ export class OneAtATime {
       }
     }
     this.running = false;
+    const idle = this.idleFns;
+    this.idleFns = [];
+    for (const fn of idle) fn();
   }
 }
 

@@ -89,7 +89,7 @@ describe('sd-notify driver (spawn and clock injected)', () => {
     assert.equal(n.stats().sent, 4);
   });
 
-  it('watchdog: WATCHDOG=1 at once and then every WATCHDOG_USEC/2; stopping() ends it', () => {
+  it('watchdog: WATCHDOG=1 at once and then every WATCHDOG_USEC/2; stopping() ends it', async () => {
     const s = fakeSpawn();
     const c = fakeClock();
     const n = new SdNotify({ env: { NOTIFY_SOCKET: '/s', WATCHDOG_USEC: '60000000', WATCHDOG_PID: '4242' }, pid: 4242, spawn: s.spawnFn, clock: c.clock });
@@ -101,6 +101,7 @@ describe('sd-notify driver (spawn and clock injected)', () => {
     assert.equal(c.timers[0].ms, 30_000);
     assert.deepEqual(s.calls[0].args, ['WATCHDOG=1']);
     s.exit(0);
+    await new Promise((r) => setImmediate(r)); // the sender is free again once its exit is handled
     c.timers[0].fn();
     assert.deepEqual(s.calls[1].args, ['WATCHDOG=1']);
     n.stopping();

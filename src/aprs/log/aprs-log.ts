@@ -6,6 +6,7 @@ import { fsyncDir, moveAside, removeStaleTemps, STORAGE_ERROR_CODES, tempPath } 
 import type { Clock } from '../../util/clock.js';
 import { StorageError, errorMessage } from '../../util/errors.js';
 import { logger, type Logger } from '../../util/logger.js';
+import { OneAtATime } from '../../util/queue.js';
 import { ageBucketCutoff, type AgeBucket } from './age-bucket.js';
 import { APRS_LOG_FIELD_MAX, AprsLogEntrySchema, type AprsLogEntry } from './log-entry.js';
 
@@ -108,8 +109,12 @@ export class AprsLog {
   private pending: PendingLine[] = [];
   /** Appends made before load() finished; replayed after it so ids stay monotonic. */
   private early: AprsLogInput[] = [];
-  private jobs: Array<() => Promise<void>> = [];
-  private work: Promise<void> | null = null;
+  /** The one writer: write turns and prunes, one at a time (unbounded: prunes are rare, turns never pile up). */
+  private readonly writer = new OneAtATime(Number.POSITIVE_INFINITY);
+  /** A write turn waits in the writer: another is not added. */
+  private turnWaiting = false;
+  /** Prunes asked for before load() finished; queued once it has. */
+  private earlyPrunes: Array<() => Promise<void>> = [];
   private fh: FileHandle | null = null;
   /** The file does not end in '\n' (a torn or unterminated line): the next write starts with one. */
   private needNewline = false;
@@ -166,6 +171,7 @@ export class AprsLog {
       this.log.warn(`cannot read ${this.path} (${describe(err)}); starting with an empty APRS log`);
     }
     this.loaded = true;
+    for (const job of this.earlyPrunes.splice(0)) void this.writer.run(job);
     const early = this.early;
     this.early = [];
     for (const e of early) this.append(e);
@@ -236,7 +242,7 @@ export class AprsLog {
     const cutoff = ageBucketCutoff(bucket, this.clock.now());
     const asOf = this.appendSeq;
     return new Promise((resolve, reject) => {
-      this.jobs.push(async () => {
+      const job = async () => {
         try {
           const removed = await this.rewrite({ cutoff, asOf });
           this.log.info(`APRS log cleared (${bucket}): ${removed} removed, ${this.ring.length} kept`);
@@ -246,8 +252,9 @@ export class AprsLog {
           const code = errCode(err);
           reject(code && STORAGE_ERROR_CODES.has(code) ? new StorageError(code) : err);
         }
-      });
-      if (this.loaded) this.schedule();
+      };
+      if (this.loaded) void this.writer.run(job);
+      else this.earlyPrunes.push(job);
     });
   }
 
@@ -267,15 +274,15 @@ export class AprsLog {
   async flush(): Promise<void> {
     if (!this.loaded) return;
     this.blocked = false;
-    if (this.pending.length || this.jobs.length || this.needsRewrite()) this.schedule();
-    while (this.work) await this.work;
+    if (this.pending.length || this.needsRewrite()) this.schedule();
+    await this.writer.idle();
   }
 
   /** Final flush, then the file handle is closed; later appends are ignored. */
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
-    while (this.work) await this.work;
+    await this.writer.idle();
     await this.closeHandle();
   }
 
@@ -308,12 +315,13 @@ export class AprsLog {
 
   // ---- the one writer ----
 
+  /** Queues a write turn unless one already waits; work arriving during a turn gets the next one. */
   private schedule(): void {
-    if (this.work) return;
-    this.work = this.drain().finally(() => {
-      this.work = null;
-      // Work that arrived while the loop was winding down.
-      if (this.jobs.length || (!this.blocked && (this.pending.length || this.needsRewrite()))) this.schedule();
+    if (this.turnWaiting) return;
+    this.turnWaiting = true;
+    void this.writer.run(() => {
+      this.turnWaiting = false;
+      return this.drain();
     });
   }
 
@@ -323,11 +331,6 @@ export class AprsLog {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const job = this.jobs.shift();
-      if (job) {
-        await job();
-        continue;
-      }
       if (this.blocked) return;
       if (this.needsRewrite()) {
         try {
