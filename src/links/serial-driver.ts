@@ -1,5 +1,7 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
+import { Listeners } from '../util/listeners.js';
+import { logger } from '../util/logger.js';
 
 // The one outside thing this wraps: a serial device through the `serialport` package. Never
 // throws into the caller's event handlers; open() and list() answer with a result or an error.
@@ -26,8 +28,10 @@ export interface SerialDriver {
   list(): Promise<PortListing[]>;
 }
 
+const log = logger('links:serial');
+
 class PortConnection implements SerialConnection {
-  private closeFns: Array<(err: Error | null) => void> = [];
+  private readonly closeFns = new Listeners<Error | null>(log, 'serial close');
   private closed = false;
   constructor(
     private readonly port: SerialPort,
@@ -55,7 +59,7 @@ class PortConnection implements SerialConnection {
     this.port.on('data', fn);
   }
   onClose(fn: (err: Error | null) => void): void {
-    this.closeFns.push(fn);
+    this.closeFns.add(fn);
   }
   private finish(err: Error | null): void {
     if (this.closed) return;
@@ -64,9 +68,7 @@ class PortConnection implements SerialConnection {
     this.emitClose(err ?? new Error(`${this.path} closed`));
   }
   private emitClose(err: Error | null): void {
-    const fns = this.closeFns;
-    this.closeFns = [];
-    for (const fn of fns) fn(err);
+    this.closeFns.emitOnce(err);
   }
 }
 

@@ -12,6 +12,7 @@ import { iso, type Clock, type Timer } from '../util/clock.js';
 import { OneAtATime } from '../util/queue.js';
 import { badRequest, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
+import { Listeners } from '../util/listeners.js';
 
 // The rig controller: connection, the poll loop, and every write (direct VFO, pair, satellite
 // extras, snapshot and restore), one operation at a time so a poll never reads a pair half
@@ -42,7 +43,7 @@ export class RadioController {
   private pollTimer: Timer | null = null;
   /** 'link' faults clear when the rig answers again; 'op' faults stay until the next operation. */
   private errorKind: 'link' | 'op' | null = null;
-  private rxObservers: RxObserver[] = [];
+  private readonly rxObservers = new Listeners<[rx_hz: number, source: 'poll' | 'broadcast']>(log, 'rx frequency');
   private unlisten: () => void = () => {};
 
   constructor(private readonly d: ControllerDeps) {
@@ -86,8 +87,7 @@ export class RadioController {
   }
 
   onRx(fn: RxObserver): () => void {
-    this.rxObservers.push(fn);
-    return () => (this.rxObservers = this.rxObservers.filter((f) => f !== fn));
+    return this.rxObservers.add(([hz, source]) => fn(hz, source));
   }
 
   // --- connection ---------------------------------------------------------------------------
@@ -167,7 +167,7 @@ export class RadioController {
       this.errorKind = null;
       this.patch({ last_error: null });
     }
-    if (r.a_freq_hz !== null) for (const fn of this.rxObservers) fn(r.a_freq_hz, 'poll');
+    if (r.a_freq_hz !== null) this.rxObservers.emit([r.a_freq_hz, 'poll']);
     return r;
   }
 
@@ -176,7 +176,7 @@ export class RadioController {
     const hz = decode.freq(f);
     if (hz === null) return;
     this.patch({ targets: { ...this.rt.targets, vfo_a_freq_hz: hz } });
-    for (const fn of this.rxObservers) fn(hz, 'broadcast');
+    this.rxObservers.emit([hz, 'broadcast']);
   }
 
   // --- writes -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { lazySerialDriver } from '../../links/lazy-serial-driver.js';
 import { systemClock, type Clock, type Timer } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
+import { Listeners } from '../../util/listeners.js';
 
 // Driver: a KISS byte stream to the TNC, one interface, two carriers:
 // - PtyKissConnection: Dire Wolf's pseudo-terminal (-p), opened raw through the serialport package as
@@ -58,21 +59,13 @@ interface Carrier {
   close(): Promise<void>;
 }
 
-function safe(fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    log.error('KISS listener failed', err);
-  }
-}
-
 abstract class BaseKissConnection implements KissConnection {
   abstract readonly kind: 'pty' | 'tcp';
   abstract readonly endpoint: string;
   private carrier: Carrier | null = null;
   private opening: Promise<KissLinkOpenResult> | null = null;
-  private frameFns: Array<(f: KissFrame) => void> = [];
-  private closeFns: Array<(err: string | null) => void> = [];
+  private readonly frameFns = new Listeners<KissFrame>(log, 'KISS frame');
+  private readonly closeFns = new Listeners<string | null>(log, 'KISS close');
   private backlog = 0;
   private sent = 0;
   private refused = 0;
@@ -86,7 +79,7 @@ abstract class BaseKissConnection implements KissConnection {
     this.maxBacklogBytes = o.maxBacklogBytes ?? 64 * 1024;
     this.clock = o.clock ?? systemClock;
     this.decoder = new KissDecoder((f) => {
-      for (const fn of this.frameFns) safe(() => fn(f));
+      this.frameFns.emit(f);
     }, this.maxFrameBytes);
   }
 
@@ -185,11 +178,11 @@ abstract class BaseKissConnection implements KissConnection {
   }
 
   onFrame(cb: (f: KissFrame) => void): void {
-    this.frameFns.push(cb);
+    this.frameFns.add(cb);
   }
 
   onClose(cb: (err: string | null) => void): void {
-    this.closeFns.push(cb);
+    this.closeFns.add(cb);
   }
 
   stats(): KissLinkStats {
@@ -197,7 +190,7 @@ abstract class BaseKissConnection implements KissConnection {
   }
 
   private emitClose(err: string | null): void {
-    for (const fn of this.closeFns) safe(() => fn(err));
+    this.closeFns.emit(err); // a link is reopened: its listeners stay for the next close
   }
 }
 
