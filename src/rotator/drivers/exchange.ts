@@ -91,15 +91,19 @@ export class Exchange<T> {
    * USB adapter pulled mid-write may leave serialport's write callback never called, so the
    * write is bounded too and its timeout closes the link (every waiter fails, onClose fires).
    */
-  private write(bytes: Uint8Array): Promise<void> {
-    if (this.closedWith) return Promise.reject(this.closedWith);
+  private async write(bytes: Uint8Array): Promise<void> {
+    if (this.closedWith) throw this.closedWith;
+    const written = this.conn.write(bytes);
+    // The bound is armed after this turn of the loop, as the reply's is: a test clock stepped past
+    // it within the same turn must not count time the write never had.
+    await null;
     return new Promise<void>((resolve, reject) => {
       const timer = this.clock.setTimeout(() => {
         this.closed(new Error(`a write did not complete within ${this.replyMs} ms`));
         void this.conn.close().catch(() => {});
         reject(this.closedWith);
       }, this.replyMs);
-      this.conn.write(bytes).then(
+      written.then(
         () => {
           timer.cancel();
           resolve();
