@@ -10,7 +10,7 @@ import type { RotatorSettingsSchema } from './settings.js';
 import { AppError, badRequest, errorMessage } from '../util/errors.js';
 import { notConnected, rotatorDisabled } from './rotator-errors.js';
 import { iso, type Clock, type Timer } from '../util/clock.js';
-import { backoffMs } from '../util/queue.js';
+import { Reconnect } from '../util/reconnect.js';
 import { logger } from '../util/logger.js';
 
 // The antenna rotator (issue 25): the controller's connection, the poll loop that reads the
@@ -62,17 +62,19 @@ export class RotatorService {
   private rt: RotatorRuntime = restingRotatorRuntime();
   private driver: RotatorDriver | null = null;
   private want = false;
-  private attempt = 0;
   private pollFailures = 0;
   private poller: Timer | null = null;
-  private retry: Timer | null = null;
   private tracker: PassTracker | null = null;
   private plan: PassPlan | null = null;
   /** The session's pass the tracker follows (follow_radio_session), to release it when the session ends. */
   private followed: string | null = null;
   private unsubscribe: () => void = () => {};
 
-  constructor(private readonly d: RotatorServiceDeps) {}
+  private readonly reconnect: Reconnect;
+
+  constructor(private readonly d: RotatorServiceDeps) {
+    this.reconnect = new Reconnect(d.clock, RECONNECT);
+  }
 
   settings(): RotatorSettings {
     return this.d.store.get();
@@ -109,7 +111,8 @@ export class RotatorService {
     if (s.protocol !== 'rotctld' && !s.serial_device) throw badRequest('no serial device is set: choose the rotator controller’s port in the rotator settings', { field: 'serial_device' }, 'no_serial_device');
     if (this.driver) return;
     this.want = true;
-    this.cancelRetry();
+    this.reconnect.cancel();
+    this.reconnect.reset();
     try {
       await this.open();
     } catch (err) {
@@ -120,7 +123,7 @@ export class RotatorService {
 
   async disconnect(): Promise<void> {
     this.want = false;
-    this.cancelRetry();
+    this.reconnect.cancel();
     this.endTracking();
     this.stopPolling();
     const d = this.driver;
@@ -146,7 +149,7 @@ export class RotatorService {
       return;
     }
     this.driver = driver;
-    this.attempt = 0;
+    this.reconnect.up();
     this.pollFailures = 0;
     driver.onClose((err) => {
       if (err) this.lost(driver, `the rotator controller went away: ${errorMessage(err)}`);
@@ -167,21 +170,14 @@ export class RotatorService {
   }
 
   private scheduleRetry(): void {
-    if (!this.want || this.retry) return;
-    const ms = backoffMs(this.attempt++, RECONNECT.base_ms, RECONNECT.max_ms);
-    this.retry = this.d.clock.setTimeout(() => {
-      this.retry = null;
+    if (!this.want) return;
+    this.reconnect.schedule(() => {
       if (!this.want || this.driver) return;
       this.open().catch((err) => {
         this.rt = { ...this.rt, last_error: `reconnecting: ${errorMessage(err)}` };
         this.scheduleRetry();
       });
-    }, ms);
-  }
-
-  private cancelRetry(): void {
-    this.retry?.cancel();
-    this.retry = null;
+    });
   }
 
   // --- the poll loop: read back, then one tracking tick ---------------------------------------
