@@ -10,6 +10,7 @@ import { describeRuntime } from './child-bundle.js';
 import { needDir, needProc, serverBundle } from './env.js';
 import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
+import { RotatorSim } from '../test/sims/rotator-sim.js';
 
 // APRS receive budgets (issue 12): a 10-minute soak at 50 packets/s through the whole receive
 // path (KISS over TCP from a fake TNC, AX.25 + APRS decode, recent/heard, the stored log,
@@ -82,8 +83,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The deployed bundle with every area it has loaded and running: radio control connected to the
- * IC-705 simulator over a socat pty (polled as usual) and the APRS station connected to a KISS
- * TNC receiving 50 packets/s. (The rotator is not built yet: issue 25 adds it here.)
+ * IC-705 simulator over a socat pty (polled as usual), the APRS station connected to a KISS TNC
+ * receiving 50 packets/s, and the rotator tracking the ISS on the GS-232B simulator.
  */
 async function deployedRss(): Promise<number> {
   usePrebuiltServer(serverBundle());
@@ -92,6 +93,9 @@ async function deployedRss(): Promise<number> {
   const pty = await openPtyPair();
   const sim = new CivRigSim({ kind: 'IC-705' });
   await sim.open(pty.rigPath);
+  const rotPty = await openPtyPair();
+  const rot = new RotatorSim({ protocol: 'gs232b' });
+  await rot.open(rotPty.rigPath, 9600);
   const srv = await spawnDeployed();
   const post = (path: string, body: unknown = {}) => fetch(srv.base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   try {
@@ -99,6 +103,9 @@ async function deployedRss(): Promise<number> {
     if ((await post('/api/v1/radio/connect')).status !== 200) throw new Error('bench: radio connect failed');
     await post('/api/v1/settings/aprs', { callsign: 'G4ABC', kiss_host: '127.0.0.1', kiss_port: tnc.port });
     if ((await post('/api/v1/aprs/connect')).status !== 200) throw new Error('bench: APRS connect failed');
+    await post('/api/v1/settings/rotator', { enabled: true, protocol: 'gs232b', serial_device: rotPty.ctlPath, baud_rate: 9600 });
+    if ((await post('/api/v1/rotator/connect')).status !== 200) throw new Error('bench: rotator connect failed');
+    if ((await post('/api/v1/rotator/track/start', { sat_id: 'iss' })).status !== 200) throw new Error('bench: rotator track failed');
     const samples: number[] = [];
     for (let t = 0, i = 0; t < 12_000; t += 200) {
       for (let k = 0; k < RATE / 5; k++) tnc.push(packet(i++));
@@ -112,6 +119,8 @@ async function deployedRss(): Promise<number> {
     await tnc.close();
     await sim.close();
     await pty.close();
+    await rot.close();
+    await rotPty.close();
   }
 }
 
@@ -122,7 +131,7 @@ export const aprsStationSuite: Suite = {
     const { soakS, logCap } = plan();
     const note = (k: 'heapUsed' | 'rss') =>
       `before ${(before[k] / MiB).toFixed(1)} MiB, after ${(after[k] / MiB).toFixed(1)} MiB (${received} packets, ${soakS / 60} simulated minute${soakS === 60 ? '' : 's'} at ${RATE}/s, log of ${logCap})`;
-    const name = 'server RSS, radio + APRS active (rig polled over CI-V, APRS receiving 50 packets/s)';
+    const name = 'server RSS, radio + APRS + rotator active (rig polled over CI-V, APRS receiving 50 packets/s, rotator tracking)';
     const rss = await section(name, async () => {
       fullOnly('12 s of server RSS sampling');
       needProc();

@@ -1,6 +1,12 @@
 import { PassTracker, planPass, type LookAngles, type RotatorLimits, type TrackingOptions } from '../src/rotator/planner.js';
 import { skyPasses, STATIONS, type SkyPass } from '../test/rotator/planner-sky.js';
-import { medianMs, profile, type BudgetLine, type Suite } from './harness.js';
+import { fullOnly, medianMs, profile, section, type Line, type Suite } from './harness.js';
+import { readFileSync } from 'node:fs';
+import { spawnDeployed, usePrebuiltServer } from '../test/helpers/deployed.js';
+import { openPtyPair } from '../test/sims/pty-pair.js';
+import { RotatorSim } from '../test/sims/rotator-sim.js';
+import { describeRuntime } from './child-bundle.js';
+import { needDir, needProc, serverBundle } from './env.js';
 
 // Rotator planner budgets (issue 25): planning ≤ 2 ms per pass, one tracking tick ≤ 100 µs (both
 // with real SGP4 look angles, as the service hands them over); and, against a pure slew model of a
@@ -56,9 +62,50 @@ function fly(p: SkyPass): { errDeg: number; perMin: number } | null {
   return { errDeg: worst, perMin };
 }
 
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The mean of the server's RSS over the last samples of a watch of `s` seconds. */
+async function watchRss(pid: number, s: number, during: () => Promise<unknown> = async () => {}): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < s * 2; i++) {
+    await during();
+    await sleep(500);
+    samples.push(rssMiB(pid));
+  }
+  const tail = samples.slice(-6);
+  return tail.reduce((a, b) => a + b, 0) / tail.length;
+}
+
+/**
+ * The deployed server idle (rotator disabled, nothing of it loaded), then with the rotator
+ * enabled, connected to the GS-232B simulator on a pty and tracking the ISS: RSS added.
+ */
+async function trackingRss(): Promise<{ idle: number; tracking: number }> {
+  usePrebuiltServer(serverBundle());
+  const pty = await openPtyPair();
+  const sim = new RotatorSim({ protocol: 'gs232b' });
+  await sim.open(pty.rigPath, 9600);
+  const srv = await spawnDeployed();
+  const post = (path: string, body: unknown = {}) => fetch(srv.base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const poll = () => fetch(srv.base + '/api/v1/rotator/state').then((r) => r.text());
+  try {
+    const idle = await watchRss(srv.child.pid!, 10, poll);
+    await post('/api/v1/settings/rotator', { enabled: true, protocol: 'gs232b', serial_device: pty.ctlPath, baud_rate: 9600 });
+    if ((await post('/api/v1/rotator/connect')).status !== 200) throw new Error('bench: rotator connect failed');
+    if ((await post('/api/v1/rotator/track/start', { sat_id: 'iss' })).status !== 200) throw new Error('bench: rotator track failed');
+    const tracking = await watchRss(srv.child.pid!, 12, poll);
+    return { idle, tracking };
+  } finally {
+    await srv.stop();
+    await sim.close();
+    await pty.close();
+  }
+}
+
 export const rotatorSuite: Suite = {
   name: 'rotator: pass planner and tracker',
-  async run(): Promise<BudgetLine[]> {
+  async run(): Promise<Line[]> {
     const passes = skyPasses(STATIONS.greenwich, undefined, profile.quick ? 12 : 48);
     const leo = passes.filter((p) => p.los_ms - p.aos_ms < 30 * 60_000);
     let sink = 0;
@@ -89,7 +136,23 @@ export const rotatorSuite: Suite = {
       perMin = Math.max(perMin, f.perMin);
     }
     void sink;
+    const rss: Line[] = await section('server RSS with the rotator tracking, above idle', async () => {
+      fullOnly('22 s of server RSS sampling');
+      needProc();
+      needDir('/dev/shm', 'the pty links live there');
+      const r = await trackingRss();
+      return [
+        {
+          name: 'server RSS with the rotator tracking (GS-232B simulator, ISS), above idle with it disabled',
+          value: r.tracking - r.idle,
+          unit: 'MiB',
+          budget: 2,
+          note: `idle ${r.idle.toFixed(1)} MiB, tracking ${r.tracking.toFixed(1)} MiB; ${describeRuntime()}`,
+        },
+      ];
+    });
     return [
+      ...rss,
       { name: `planPass, one LEO pass (${leo.length} from Greenwich, real SGP4 looks)`, value: planMs / N, unit: 'ms', budget: 2 },
       { name: 'one tracking tick (lead look, pointFor, deadband)', value: (tickMs * 1000) / T, unit: 'µs', budget: 100 },
       { name: `pointing error once caught up, worst of ${flown} passes < 80°, 6°/s az 3°/s el`, value: errDeg, unit: '°', budget: OPTS.deadband_deg + 1, note: `deadband ${OPTS.deadband_deg}° + 1°; ${low.length - flown} passes needing an unwind left out` },
