@@ -1,8 +1,8 @@
 import type { Clock } from '../../util/clock.js';
-import { errorMessage } from '../../util/errors.js';
 import { logger, type Logger } from '../../util/logger.js';
 import { ageBucketCutoff, type AgeBucket } from './age-bucket.js';
 import { EntryIds } from './entry-ids.js';
+import { describeIoError as describe } from './io-error.js';
 import type { AprsLogEntry } from './log-entry.js';
 import { admitInput, type AprsLogInput } from './log-line.js';
 import { readLogFile } from './log-reader.js';
@@ -42,8 +42,6 @@ export interface AprsLogStats {
   dropped: number;
   last_error: string | null;
 }
-
-const describe = (err: unknown): string => (err as NodeJS.ErrnoException)?.code ?? errorMessage(err);
 
 function checkMax(n: number): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`maxRecords must be a positive integer, got ${n}`);

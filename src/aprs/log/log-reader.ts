@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import { open, stat, truncate } from 'node:fs/promises';
 import { moveAside, removeStaleTemps } from '../../store/atomic-file.js';
-import { errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';
 import { compactLimit, tailBytes } from './compaction.js';
+import { describeIoError, errnoOf } from './io-error.js';
 import type { AprsLogEntry } from './log-entry.js';
 import { MAX_LINE_BYTES, parseLine } from './log-line.js';
 
@@ -31,8 +31,6 @@ export interface LogRead {
   dirty: boolean;
 }
 
-const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
-
 /** Throws on an unreadable file (the caller starts empty); a missing file reads as empty. */
 export async function readLogFile(path: string, o: LogReadOptions): Promise<LogRead> {
   const none: LogRead = { fileLines: 0, malformed: 0, dirty: false };
@@ -41,7 +39,7 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
   try {
     st = await stat(path);
   } catch (err) {
-    if (errCode(err) === 'ENOENT') return none;
+    if (errnoOf(err) === 'ENOENT') return none;
     throw err;
   }
   if (!st.isFile()) {
@@ -128,7 +126,7 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
         await truncate(path, goodEnd);
         truncated = true;
       } catch (err) {
-        o.log.warn(`cannot cut the torn last line of ${path} (${errCode(err) ?? errorMessage(err)}); the next write starts a new line`);
+        o.log.warn(`cannot cut the torn last line of ${path} (${describeIoError(err)}); the next write starts a new line`);
       }
     }
   }

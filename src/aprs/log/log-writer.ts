@@ -1,8 +1,8 @@
 import { storageError, writeFileAtomic } from '../../store/atomic-file.js';
-import { StorageError, errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';
 import { OneAtATime } from '../../util/queue.js';
 import { compactLimit, keptAfterPrune, type PruneRequest } from './compaction.js';
+import { describeIoError as describe } from './io-error.js';
 import { LineAppender } from './line-appender.js';
 import type { AprsLogEntry } from './log-entry.js';
 import { encodeLine } from './log-line.js';
@@ -18,10 +18,6 @@ import type { Ring } from './ring.js';
 
 /** Lines per write() while rewriting, so a compaction never builds the whole file as one string. */
 const REWRITE_CHUNK_LINES = 256;
-
-const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
-/** The errno (ENOSPC, ENOTDIR…) when there is one: that is what the operator can act on. */
-const describe = (err: unknown): string => (err instanceof StorageError ? err.reason : (errCode(err) ?? errorMessage(err)));
 
 export interface LogWriterOptions {
   path: string;
