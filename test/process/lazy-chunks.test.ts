@@ -19,7 +19,7 @@ const LAZY = [
   /^src\/radio\/lan\/(lan-hub|lan-session|lan-stream|audio-tx)\.ts$/,
   /^src\/links\/serial-driver\.ts$/,
   /^src\/aprs\/(aprs-station|receive|send)\.ts$/,
-  /^src\/aprs\/log\/aprs-log\.ts$/,
+  /^src\/aprs\/log\/(aprs-log|ring|entry-ids|log-line|compaction|log-reader|log-writer|line-appender|io-error)\.ts$/,
   /^src\/aprs\/(tnc|transport|igate|modem|link)\//,
   /^src\/rotator\/(rotator-service|planner)\.ts$/,
   /^src\/rotator\/(drivers|protocol)\//,

@@ -20,10 +20,14 @@ describe('the rotator follows the radio session', { skip }, () => {
   let sim: RotatorSim;
   const clock = new FixedClock(Date.parse('2026-08-22T12:00:00Z'));
   const rotator = async () => (await f.s.get('/api/v1/rotator/state')).body;
+  /** 1 s steps of the shared clock, each waiting (real time) for the rotator's poll to read back. */
   const steps = async (n: number) => {
     for (let i = 0; i < n; i++) {
       clock.advance(1000);
-      await settle();
+      const at = new Date(clock.now()).toISOString();
+      const rt = () => f.s.app.services.rotator.runtime();
+      for (let k = 0; k < 100 && rt().connected && rt().last_poll_at !== at; k++) await settle(5);
+      await settle(10);
     }
   };
   before(async () => {

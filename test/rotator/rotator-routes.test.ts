@@ -92,11 +92,13 @@ describe('rotator API with a GS-232B controller on a pty', { skip }, () => {
   let pty: PtyPair;
   let sim: RotatorSim;
   const clock = new FixedClock(Date.parse(NOW));
-  /** Moves the shared clock in 1 s steps, letting each poll's serial round trip finish. */
+  /** Moves the shared clock in 1 s steps, waiting (real time) for each poll's serial round trip. */
   const run = async (seconds: number) => {
     for (let i = 0; i < seconds; i++) {
       clock.advance(1000);
-      await settle(25);
+      const at = new Date(clock.now()).toISOString();
+      for (let k = 0; k < 100 && s.app.services.rotator.runtime().connected && s.app.services.rotator.runtime().last_poll_at !== at; k++) await settle(5);
+      await settle(5);
     }
   };
   before(async () => {

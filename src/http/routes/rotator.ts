@@ -4,7 +4,8 @@ import { route, type RouteDef } from '../route.js';
 import { GotoBodySchema, RotatorStateSchema, TrackStartBodySchema } from '../../rotator/schemas.js';
 
 // /api/v1/rotator/*: validate, call the rotator, shape the answer (issue 25). Every POST answers
-// the whole state, so a page redraws from one reply.
+// the whole state, so a page redraws from one reply. None clears the lite cache: the spec lists
+// exactly which routes do, so the snapshot's rotator line may lag by its 15 s cache at most.
 
 const NoBody = v.optional(v.strictObject({}));
 
@@ -24,7 +25,6 @@ export function rotatorRoutes(s: Services): RouteDef[] {
       summary,
       body: (o.body ?? NoBody) as B,
       response: RotatorStateSchema,
-      clearsLiteCache: true,
       open: o.open,
       allowCrossSite: o.open,
       handler: async ({ body }) => {

@@ -65,7 +65,6 @@ export function settingsRoutes(s: Services): RouteDef[] {
         'rotator settings (protocol, serial device or rotctld address, limits and end stop, flip, deadband, lead, update interval, ' +
         'preposition, park, following the radio session); a connected controller reopens when its own fields change',
       store: s.stores.rotator,
-      clearsLiteCache: true,
       refine: (next) => checkRotatorSettings(next),
     }),
     ...stateRoutes({
