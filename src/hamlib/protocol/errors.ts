@@ -1,0 +1,33 @@
+// Hamlib's error codes as its daemons send them: "RPRT -n", n from enum rig_errcode_e in
+// include/hamlib/rig.h (Hamlib 4.5). Clients match these numbers (gpredict checks "RPRT 0" after
+// a set, WSJT-X maps them to messages), so the names follow Hamlib's, not ours.
+
+export const HamlibError = {
+  OK: 0,
+  /** Invalid parameter: a bad argument, a missing one, or a line that is no command. */
+  EINVAL: -1,
+  ECONF: -2,
+  ENOMEM: -3,
+  /** Not implemented yet: SDRangel answered this to \chk_vfo and WSJT-X gave up; we never send it for a command we know. */
+  ENIMPL: -4,
+  ETIMEOUT: -5,
+  EIO: -6,
+  EINTERNAL: -7,
+  EPROTO: -8,
+  /** Command rejected: the station refuses (a session owns the rig, the lock, a transmit rule). */
+  ERJCTED: -9,
+  ETRUNC: -10,
+  /** Function not available: a Hamlib command this station does not offer. */
+  ENAVAIL: -11,
+  ENTARGET: -12,
+  BUSERROR: -13,
+  BUSBUSY: -14,
+  EARG: -15,
+  EVFO: -16,
+  EDOM: -17,
+  EDEPRECATED: -18,
+  ESECURITY: -19,
+  EPOWER: -20,
+} as const;
+
+export type HamlibErrorCode = (typeof HamlibError)[keyof typeof HamlibError];
