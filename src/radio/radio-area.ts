@@ -5,7 +5,7 @@ import type { Vfo } from './rig.js';
 import { defaultRadioRuntime, type RadioRuntime, type RadioStatusSource } from './types.js';
 import type { RadioSettings } from './settings.js';
 import { capabilitiesOf } from './rig-capabilities.js';
-import { LazyPart } from '../util/lazy-part.js';
+import { EnabledArea } from '../util/enabled-area.js';
 import { AppError } from '../util/errors.js';
 
 // Radio control as the routes, the station and the APRS side see it. The controller, the CI-V
@@ -19,30 +19,19 @@ const disabled = () => new AppError(409, 'radio_disabled', 'radio control is dis
 
 export class RadioArea implements RadioStatusSource {
   readonly name = 'radio';
-  private readonly part: LazyPart<RadioService>;
-  private unsubscribe: () => void = () => {};
-  private stopped = false;
+  private readonly part: EnabledArea<RadioService>;
 
   constructor(private readonly d: RadioServiceDeps) {
-    this.part = new LazyPart('radio control', async () => {
-      const service = new (await import('./radio-service.js')).RadioService(d);
-      await service.start();
-      return service;
-    });
+    this.part = new EnabledArea('radio control', d.store, async () => new (await import('./radio-service.js')).RadioService(d));
   }
 
   /** Loaded when enabled at boot, and as soon as the settings enable it. */
-  async start(): Promise<void> {
-    this.unsubscribe = this.d.store.onChange((s) => {
-      if (s.enabled && !this.stopped) void this.engine().catch(() => {});
-    });
-    if (this.settings().enabled) await this.engine();
+  start(): Promise<void> {
+    return this.part.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.unsubscribe();
-    await (await this.part.settled())?.stop();
+  stop(): Promise<void> {
+    return this.part.stop();
   }
 
   /** The radio service, loaded (and started) on first use. */

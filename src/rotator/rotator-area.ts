@@ -3,7 +3,7 @@ import { restingRotatorRuntime, type RotatorPlanView, type RotatorRuntime } from
 import type { RotatorSettings } from './settings.js';
 import { checkGoto } from './coordinates.js';
 import { notConnected, rotatorDisabled } from './rotator-errors.js';
-import { LazyPart } from '../util/lazy-part.js';
+import { EnabledArea } from '../util/enabled-area.js';
 
 // The rotator as the routes and the station see it. The service, its drivers, the planner and
 // the serial binding load when the rotator is first enabled or used, never at boot while it is
@@ -12,29 +12,18 @@ import { LazyPart } from '../util/lazy-part.js';
 
 export class RotatorArea {
   readonly name = 'rotator';
-  private readonly part: LazyPart<RotatorService>;
-  private unsubscribe: () => void = () => {};
-  private stopped = false;
+  private readonly part: EnabledArea<RotatorService>;
 
   constructor(private readonly d: RotatorServiceDeps) {
-    this.part = new LazyPart('the rotator', async () => {
-      const service = new (await import('./rotator-service.js')).RotatorService(d);
-      await service.start();
-      return service;
-    });
+    this.part = new EnabledArea('the rotator', d.store, async () => new (await import('./rotator-service.js')).RotatorService(d));
   }
 
-  async start(): Promise<void> {
-    this.unsubscribe = this.d.store.onChange((s) => {
-      if (s.enabled && !this.stopped) void this.engine().catch(() => {});
-    });
-    if (this.settings().enabled) await this.engine();
+  start(): Promise<void> {
+    return this.part.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.unsubscribe();
-    await (await this.part.settled())?.stop();
+  stop(): Promise<void> {
+    return this.part.stop();
   }
 
   engine(): Promise<RotatorService> {

@@ -59,34 +59,15 @@ export const restingRotatorRuntime = (): RotatorRuntime => ({
   last_error: null,
 });
 
-/** The rotator one-liner the lite snapshot carries for its focus satellite. */
+/** The rotator one-liner the lite snapshot carries for its focus satellite: the runtime, less the poll time. */
 export const RotatorSummarySchema = v.object({
   enabled: v.boolean(),
-  connected: v.boolean(),
-  control_mode: v.picklist(ROTATOR_CONTROL_MODES),
-  az_deg: deg,
-  el_deg: deg,
-  target_az_deg: deg,
-  target_el_deg: deg,
-  moving: v.boolean(),
-  active_sat_id: v.nullable(v.string()),
+  ...v.omit(RotatorRuntimeSchema, ['last_poll_at']).entries,
   /** True when the rotator is tracking the snapshot's focus satellite. */
   focused: v.boolean(),
-  last_error: v.nullable(v.string()),
 });
 
 export function rotatorSummary(enabled: boolean, rt: RotatorRuntime, focusSatId: string | null): v.InferOutput<typeof RotatorSummarySchema> {
-  return {
-    enabled,
-    connected: rt.connected,
-    control_mode: rt.control_mode,
-    az_deg: rt.az_deg,
-    el_deg: rt.el_deg,
-    target_az_deg: rt.target_az_deg,
-    target_el_deg: rt.target_el_deg,
-    moving: rt.moving,
-    active_sat_id: rt.active_sat_id,
-    focused: focusSatId !== null && rt.active_sat_id === focusSatId,
-    last_error: rt.last_error,
-  };
+  const { last_poll_at: _, ...shown } = rt;
+  return { enabled, ...shown, focused: focusSatId !== null && rt.active_sat_id === focusSatId };
 }
