@@ -470,6 +470,9 @@ async function bootAndCheck(arch, root, dist, work) {
     for (const p of passes.items) {
       check(typeof p.sat_id === 'string' && isTime(p.aos) && isTime(p.los) && Date.parse(p.aos) < Date.parse(p.los) && p.max_el_deg >= 0 && p.max_el_deg <= 90, `/api/v1/passes: bad pass ${JSON.stringify(p).slice(0, 300)}`);
     }
+    // The serial binding loads on first use (src/links/lazy-serial-driver.ts): a port listing loads it.
+    const ports = await getJson(base(), '/api/v1/radio/ports');
+    check(Array.isArray(ports.items), `/api/v1/radio/ports: unexpected ${JSON.stringify(ports).slice(0, 200)}`);
     const checksMs = performance.now() - t0;
 
     // Native binaries: the server's own word...
@@ -479,7 +482,7 @@ async function bootAndCheck(arch, root, dist, work) {
     };
     if (output.some(fellBack)) fail('the server fell back to the pure-Node uWebSockets.js (see "fallback" above)');
     const uws = loaded('uWebSockets.js') ?? fail('no "[native] uWebSockets.js loaded" line in the boot log');
-    const sp = loaded('serialport') ?? fail('no "[native] serialport loaded" line in the boot log');
+    const sp = loaded('serialport') ?? fail('no "[native] serialport loaded" line in the log after a port listing');
     const nativeDir = join(dist, 'native');
     check(dirname(uws) === nativeDir && new RegExp(`^uws_linux_${arch}_\\d+\\.node$`).test(basename(uws)), `uWebSockets.js came from ${uws}, not ${nativeDir}/uws_linux_${arch}_*.node`);
     check(sp === join(nativeDir, 'serialport.node'), `serialport came from ${sp}, not ${nativeDir}/serialport.node`);
