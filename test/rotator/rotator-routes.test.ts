@@ -74,6 +74,7 @@ describe('rotator API without a controller', () => {
     }
     const stop = await s.post('/api/v1/rotator/stop');
     assert.equal(stop.status, 200);
+    for (const junk of ['[]', 'null', '{"az_deg":"x"}', '{"settings":{"enabled":1}}']) assert.equal((await s.post('/api/v1/rotator/stop', junk)).status, 200, `a stop with the body ${junk} still stops`);
     assert.equal(s.app.services.rotator.loaded, false);
   });
 

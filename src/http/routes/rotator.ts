@@ -23,7 +23,8 @@ export function rotatorRoutes(s: Services): RouteDef[] {
       path: `${base}${path}`,
       tag: 'rotator',
       summary,
-      body: (o.body ?? NoBody) as B,
+      // The stop takes any body, like the APRS emergency stop: a stray body must never keep it from stopping.
+      body: (o.open ? undefined : (o.body ?? NoBody)) as B,
       response: RotatorStateSchema,
       open: o.open,
       allowCrossSite: o.open,
