@@ -116,8 +116,10 @@ export class RotatorService {
     try {
       await this.open();
     } catch (err) {
+      const e = openError(err);
+      this.rt = { ...this.rt, last_error: e.message };
       this.scheduleRetry();
-      throw openError(err);
+      throw e;
     }
   }
 
@@ -335,7 +337,7 @@ export class RotatorService {
       // The session released the rig (stopped, completed, cleared): the rotator goes home too.
       this.followed = null;
       this.endTracking();
-      if (this.settings().park_after_pass) void this.park().catch(() => {});
+      if (this.settings().park_after_pass) void this.park().catch((err) => (this.rt = { ...this.rt, last_error: `parking after the session: ${errorMessage(err)}` }));
       else this.rt = { ...this.rt, control_mode: 'idle' };
     }
   }

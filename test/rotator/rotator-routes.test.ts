@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { RotatorSim } from '../sims/rotator-sim.js';
@@ -85,6 +86,27 @@ describe('rotator API without a controller', () => {
     assert.equal(stop.status, 200, JSON.stringify(stop.body));
     const g = await s.post('/api/v1/rotator/goto', { az_deg: 100, el_deg: 10 });
     assert.equal(g.status, 401);
+  });
+});
+
+describe('rotator API with nothing listening', () => {
+  it('a failed connect is a 502 naming the cause, and runtime.last_error keeps it', async () => {
+    const s = await startServer({ now: NOW });
+    try {
+      const srv = createServer();
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+      const port = (srv.address() as AddressInfo).port;
+      await new Promise((r) => srv.close(r)); // a port with nothing behind it
+      assert.equal((await s.post('/api/v1/settings/rotator', { enabled: true, protocol: 'rotctld', rotctld_port: port })).status, 200);
+      const c = await s.post('/api/v1/rotator/connect');
+      assert.equal(c.status, 502, JSON.stringify(c.body));
+      assert.equal(c.body.error.code, 'rotator_unreachable');
+      const st = (await s.get('/api/v1/rotator/state')).body;
+      assert.equal(st.runtime.connected, false);
+      assert.match(st.runtime.last_error, /ECONNREFUSED/);
+    } finally {
+      await s.stop();
+    }
   });
 });
 
