@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { freePort, startRotctld } from './rotctld-peer.js';
 import { nodeSerialDriver } from '../../src/links/serial-driver.js';
 import { systemClock } from '../../src/util/clock.js';
 import { openRotator } from '../../src/rotator/drivers/open-rotator.js';
@@ -16,32 +16,6 @@ const have = spawnSync('rotctld', ['--version']).status === 0;
 const required = process.env.REQUIRE_HAMLIB === '1';
 const skip = !have && !required ? 'rotctld (apt-get install libhamlib-utils) is not installed; set REQUIRE_HAMLIB=1 to make this a failure' : false;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRotctld(port: number): Promise<ChildProcess> {
-  const proc = spawn('rotctld', ['-m', '1', '-T', '127.0.0.1', '-t', String(port)], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const c = createServer(); // probe by binding: EADDRINUSE means rotctld listens
-      c.once('error', () => resolve(true));
-      c.listen(port, '127.0.0.1', () => c.close(() => resolve(false)));
-    });
-    if (up) return proc;
-    await sleep(20);
-  }
-  proc.kill();
-  throw new Error('rotctld did not start listening');
-}
 
 describe('rotctld client against Hamlib rotctld -m 1', { skip }, () => {
   let port: number;

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { RotatorSim } from '../sims/rotator-sim.js';
+import { freePort, startRotctld } from './rotctld-peer.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { FixedClock } from '../../src/util/clock.js';
 
@@ -106,6 +107,35 @@ describe('rotator API with nothing listening', () => {
       assert.match(st.runtime.last_error, /ECONNREFUSED/);
     } finally {
       await s.stop();
+    }
+  });
+});
+
+const haveRotctld = spawnSync('rotctld', ['--version']).status === 0;
+const skipRotctld = !haveRotctld && process.env.REQUIRE_HAMLIB !== '1' ? 'rotctld (apt-get install libhamlib-utils) is not installed' : false;
+
+describe('rotator API through Hamlib rotctld -m 1 (the default protocol)', { skip: skipRotctld }, () => {
+  it('connects, reads back, moves and stops the dummy rotator', async () => {
+    const port = await freePort();
+    const daemon = await startRotctld(port);
+    const clock = new FixedClock(Date.parse(NOW));
+    const s = await startServer({ clock });
+    try {
+      assert.equal((await s.post('/api/v1/settings/rotator', { enabled: true, rotctld_port: port })).status, 200);
+      const c = await s.post('/api/v1/rotator/connect');
+      assert.equal(c.status, 200, JSON.stringify(c.body));
+      assert.equal(c.body.runtime.connected, true);
+      const g = await s.post('/api/v1/rotator/goto', { az_deg: 30, el_deg: 20 });
+      assert.equal(g.status, 200, JSON.stringify(g.body));
+      assert.equal(g.body.runtime.target_az_deg, 30);
+      clock.advance(1000); // one poll reads the dummy's position back
+      for (let i = 0; i < 100 && (await s.get('/api/v1/rotator/state')).body.runtime.az_deg === null; i++) await settle(10);
+      const st = (await s.get('/api/v1/rotator/state')).body.runtime;
+      assert.equal(typeof st.az_deg, 'number');
+      assert.equal((await s.post('/api/v1/rotator/stop')).body.runtime.control_mode, 'stopped');
+    } finally {
+      await s.stop();
+      daemon.kill();
     }
   });
 });
