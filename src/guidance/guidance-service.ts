@@ -8,7 +8,13 @@ import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
 import { chooseRates, phaseTargets, ratesFromPath, type RangeRateSource } from './range-rate.js';
 import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
 import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
-import { type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed } from './schemas.js';
+import { type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
+import { notFound } from '../util/errors.js';
+import { operatorEntry, OperatorProfileStore } from './operator-profiles.js';
+import { keepLostProfiles, mergeProfileSources, type KeptProfile, type ProfileSource } from './profile-set.js';
+import { curatedCorrections } from './transmitters/bundled.js';
+import { buildProfiles, type NotCovered } from './transmitters/build-profiles.js';
+import { parseTransmitters, type SkippedRecord } from './transmitters/record.js';
 
 const log = logger('guidance');
 
@@ -38,22 +44,66 @@ export interface GuidanceDeps {
   orbit: OrbitService;
   /** The profile file's parsed JSON; the bundled file by default. */
   profileFile?: unknown;
+  /** Date of the profile file (ISO UTC); the bundled file's by default. */
+  profileFileDate?: string;
+  /**
+   * Transmitter records (a SatNOGS DB dump) to build profiles from at boot, e.g. the bundled
+   * snapshot (bundledTransmitterRecords, BUNDLED_TRANSMITTERS_DATE). Absent: the profile file only.
+   */
+  transmitters?: { records: unknown; date: string };
+  /** Where operator profiles persist (<dataDir>/guidance-profiles.json); absent: kept in memory only. */
+  dataDir?: string;
 }
+
+/** One served profile with where it came from (GET /frequency-guides/profiles items). */
+export interface ListedProfile {
+  sat_id: string;
+  norad_id: number;
+  name: string;
+  source: ProfileSource;
+  /** Date of the source's data (ISO UTC). */
+  date: string;
+  receive_only: boolean;
+  profile: FrequencyProfile;
+}
+
+/** What a transmitters rebuild did. */
+export interface TransmittersResult {
+  date: string;
+  profiles: number;
+  receive_only: number;
+  skipped_records: SkippedRecord[];
+  not_covered: NotCovered[];
+  /** Profiles the new data would have lost, kept from the previous set, each with why. */
+  kept: KeptProfile[];
+}
+
+/** The bundled profile file's date (its data's day). */
+const BUNDLED_PROFILES_DATE = '2026-08-08T00:00:00.000Z';
 
 /**
  * Frequency guidance (spec part 4 rules 1–10) composed from the catalog and the orbit engine.
  * Every consumer (direct route, /passes, /system/state, lite snapshot, radio) goes through here.
  */
 export class GuidanceService {
-  private entries: ReturnType<typeof parseProfileFile>['entries'] | null = null;
+  private entries: ProfileEntry[] | null = null;
   private index: ProfileIndex | null = null;
   private indexedCatalog: Catalog | null = null;
+  /** Sources by norad_id for the served set. */
+  private sources = new Map<number, { source: ProfileSource; date: string }>();
+  private bundledEntries: ProfileEntry[] | null = null;
+  private transmitterLayer: { date: string; entries: ProfileEntry[] } | null = null;
+  private readonly operator: OperatorProfileStore | null;
+  /** Operator profiles when no data dir is given (tests, tools). */
+  private memoryOperator: { entry: ProfileEntry; saved_at: string }[] = [];
   /** Phase range rates per pass (null: the path gave nothing, fall back to the live track). */
   private passRates = new Map<string, PhaseRates | null>();
 
   readonly name = 'guidance';
 
-  constructor(private readonly deps: GuidanceDeps) {}
+  constructor(private readonly deps: GuidanceDeps) {
+    this.operator = deps.dataDir ? new OperatorProfileStore(deps.dataDir) : null;
+  }
 
   /** Validates and indexes the profiles at boot, so a skipped entry is logged then rather than on the first request. */
   start(): void {
@@ -61,20 +111,113 @@ export class GuidanceService {
     log.info(`${bySatId.size} guidance profiles${unresolved.length ? `, ${unresolved.length} without a catalog satellite` : ''}`);
   }
 
-  /** Profiles keyed by the current catalog's sat_ids; rebuilt (and the pass cache dropped) when the catalog changes. */
-  private profiles(): ProfileIndex {
-    const catalog = this.deps.catalog.current();
-    if (this.index && this.indexedCatalog === catalog) return this.index;
-    if (!this.entries) {
+  private bundled(): ProfileEntry[] {
+    if (!this.bundledEntries) {
       const parsed = parseProfileFile(this.deps.profileFile ?? bundledProfiles);
       for (const s of parsed.skipped) log.warn(`profile entry ${s.index} (norad ${s.norad_id ?? '?'}) skipped: ${s.reason}`);
-      this.entries = parsed.entries;
+      this.bundledEntries = parsed.entries;
+      if (this.deps.transmitters) this.transmitterLayer = this.rebuild(this.deps.transmitters.records, this.deps.transmitters.date, []).layer;
+    }
+    return this.bundledEntries;
+  }
+
+  private operatorProfiles(): readonly { entry: ProfileEntry; saved_at: string }[] {
+    return this.operator ? this.operator.all() : this.memoryOperator;
+  }
+
+  /** Profiles keyed by the current catalog's sat_ids; rebuilt (and the pass cache dropped) when the catalog or the set changes. */
+  private profiles(): ProfileIndex {
+    const catalog = this.deps.catalog.current();
+    if (this.index && this.indexedCatalog === catalog && this.entries) return this.index;
+    if (!this.entries) {
+      const bundled = { source: 'bundled' as const, date: this.deps.profileFileDate ?? BUNDLED_PROFILES_DATE, entries: this.bundled() };
+      const layer = this.transmitterLayer ? { source: 'transmitters' as const, ...this.transmitterLayer } : null;
+      const merged = mergeProfileSources(bundled, layer, this.operatorProfiles());
+      this.entries = merged.map((m) => m.entry);
+      this.sources = new Map(merged.map((m) => [m.entry.norad_id, { source: m.source, date: m.date }]));
     }
     this.index = indexProfiles(this.entries, catalog);
     this.indexedCatalog = catalog;
     this.passRates.clear();
     for (const e of this.index.unresolved) log.debug(() => `profile ${e.name} (norad ${e.norad_id}) has no satellite in the catalog`);
     return this.index;
+  }
+
+  /** The set changed: merge again on the next read. */
+  private invalidate(): void {
+    this.entries = null;
+    this.index = null;
+  }
+
+  /** Builds profiles from transmitter records against the current catalog, keeping any the new data would lose. */
+  private rebuild(raw: unknown, date: string, previous: readonly ProfileEntry[]): { layer: { date: string; entries: ProfileEntry[] }; result: TransmittersResult } {
+    const parsed = parseTransmitters(raw);
+    const built = buildProfiles(parsed.records, this.deps.catalog.current(), curatedCorrections);
+    const why = new Map(built.not_covered.map((n) => [n.norad_id, n.reason]));
+    const { entries, kept } = keepLostProfiles(previous, built.profiles, (n) => why.get(n) ?? 'the new data has no active transmitter for it');
+    for (const k of kept) log.warn(`transmitters ${date}: ${k.name} (norad ${k.norad_id}) ${k.reason}`);
+    if (parsed.skipped.length) log.info(`transmitters ${date}: ${parsed.skipped.length} records skipped (first: ${parsed.skipped[0].reason})`);
+    const receive_only = entries.filter((e) => e.mode === 'fm' && e.receive_only).length;
+    return {
+      layer: { date, entries },
+      result: { date, profiles: entries.length, receive_only, skipped_records: parsed.skipped, not_covered: built.not_covered, kept },
+    };
+  }
+
+  /** Every served profile with its source and date, in norad order. */
+  profilesList(): ListedProfile[] {
+    const out: ListedProfile[] = [];
+    for (const profile of this.profiles().bySatId.values()) {
+      const src = this.sources.get(profile.norad_id)!;
+      out.push({
+        sat_id: profile.sat_id,
+        norad_id: profile.norad_id,
+        name: profile.name,
+        source: src.source,
+        date: src.date,
+        receive_only: profile.mode === 'fm' && profile.receive_only === true,
+        profile,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * New transmitter data (a refresh): profiles rebuilt with the selection rules and curated
+   * corrections. A satellite the previous data covered and the new data does not keeps its old
+   * profile, listed in `kept` with the reason. Operator profiles are untouched and still win.
+   */
+  setTransmitters(records: unknown, date: string): TransmittersResult {
+    this.bundled();
+    const { layer, result } = this.rebuild(records, date, this.transmitterLayer?.entries ?? []);
+    this.transmitterLayer = layer;
+    this.invalidate();
+    return result;
+  }
+
+  /** Adds or replaces the operator profile of a catalog satellite (400 naming each bad field, 404 unknown sat_id). */
+  async setOperatorProfile(input: unknown, now_ms: number): Promise<ListedProfile> {
+    const sat_id = typeof (input as { sat_id?: unknown })?.sat_id === 'string' ? (input as { sat_id: string }).sat_id : '';
+    const sat = this.deps.catalog.current().byId.get(sat_id);
+    const current = sat ? this.profile(sat.sat_id) : null;
+    const entry = operatorEntry(input, { norad_id: sat?.norad_id ?? 1, name: current?.name ?? sat?.name.slice(0, 64) ?? sat_id });
+    if (!sat) throw notFound(`no satellite ${sat_id} in the catalog`, { sat_id });
+    const saved_at = iso(now_ms);
+    if (this.operator) await this.operator.put(entry, saved_at);
+    else this.memoryOperator = [...this.memoryOperator.filter((o) => o.entry.norad_id !== entry.norad_id), { entry, saved_at }];
+    this.invalidate();
+    return this.profilesList().find((p) => p.sat_id === sat.sat_id)!;
+  }
+
+  /** Removes the operator profile: the satellite returns to the data's profile (or none). 404 when there was none. */
+  async deleteOperatorProfile(sat_id: string): Promise<ListedProfile | null> {
+    const sat = this.deps.catalog.current().byId.get(sat_id);
+    const has = sat && this.operatorProfiles().some((o) => o.entry.norad_id === sat.norad_id);
+    if (!sat || !has) throw notFound(`no operator profile for ${sat_id}`, { sat_id });
+    if (this.operator) await this.operator.remove(sat.norad_id);
+    else this.memoryOperator = this.memoryOperator.filter((o) => o.entry.norad_id !== sat.norad_id);
+    this.invalidate();
+    return this.profilesList().find((p) => p.sat_id === sat_id) ?? null;
   }
 
   profile(sat_id: string): FrequencyProfile | null {

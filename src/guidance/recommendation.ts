@@ -6,6 +6,7 @@ import {
   type FrequencyProfile,
   type FrequencyRecommendation,
   type GuidanceEmbed,
+  type LinearProfile,
   type MatrixRow,
   type Phase,
 } from './schemas.js';
@@ -38,10 +39,22 @@ export function selectColumnIndex(profile: FrequencyProfile, requested?: number 
 
 const scratch: CorrectedPair = { uplink_hz: 0, downlink_hz: 0 };
 
-function correctColumn(p: FrequencyProfile, col: number, rr: number): CorrectedPair {
-  const c = p.columns[col];
-  return correctPair(c.uplink_hz, c.downlink_hz, rr, p.correction_side, p.uplink_step_hz, p.downlink_step_hz, scratch);
+/** A corrected column; uplink_hz null for a receive-only channel (nothing is ever made up for it). */
+interface CorrectedColumn {
+  uplink_hz: number | null;
+  downlink_hz: number;
 }
+const corrected: CorrectedColumn = { uplink_hz: 0, downlink_hz: 0 };
+
+function correctColumn(p: FrequencyProfile, col: number, rr: number): CorrectedColumn {
+  const c = p.columns[col];
+  const pair = correctPair(c.uplink_hz ?? 0, c.downlink_hz, rr, p.correction_side, p.uplink_step_hz, p.downlink_step_hz, scratch);
+  corrected.uplink_hz = c.uplink_hz === null ? null : pair.uplink_hz;
+  corrected.downlink_hz = pair.downlink_hz;
+  return corrected;
+}
+
+const mhzOrNull = (hz: number | null) => (hz === null ? null : hzToMhz3(hz));
 
 export function buildRecommendation(
   profile: FrequencyProfile,
@@ -57,7 +70,7 @@ export function buildRecommendation(
     phase: at.phase,
     label: at.label,
     correction_side: profile.correction_side,
-    uplink_mhz: hzToMhz3(pair.uplink_hz),
+    uplink_mhz: mhzOrNull(pair.uplink_hz),
     downlink_mhz: hzToMhz3(pair.downlink_hz),
     uplink_hz: pair.uplink_hz,
     downlink_hz: pair.downlink_hz,
@@ -66,12 +79,14 @@ export function buildRecommendation(
     ctcss_hz: profile.ctcss_hz ?? null,
     range_rate_km_s: rr,
     selected_column_index,
+    // Only receive-only recommendations carry the additive fields: two-way ones stay byte for byte as before.
+    ...(profile.mode === 'fm' && profile.receive_only ? { receive_only: true, baud: profile.baud ?? null, description: profile.description ?? null } : {}),
   };
 }
 
 /** Rule 9: one row per phase, each with the selected column's pair and every column's pair. */
 export function buildMatrix(
-  profile: FrequencyProfile,
+  profile: LinearProfile,
   active_phase: Phase,
   rates: PhaseRates,
   selected_column_index: number,
@@ -83,7 +98,8 @@ export function buildMatrix(
     const cells = new Array(cols.length);
     for (let c = 0; c < cols.length; c++) {
       const pair = correctColumn(profile, c, rr);
-      cells[c] = { uplink_mhz: hzToMhz3(pair.uplink_hz), downlink_mhz: hzToMhz3(pair.downlink_hz) };
+      // linear columns always carry an uplink
+      cells[c] = { uplink_mhz: hzToMhz3(pair.uplink_hz!), downlink_mhz: hzToMhz3(pair.downlink_hz) };
     }
     const sel = cells[selected_column_index];
     rows[r] = { phase: PHASES[r], target: rates.target[r], range_rate_km_s: rr, uplink_mhz: sel.uplink_mhz, downlink_mhz: sel.downlink_mhz, cells };
@@ -109,6 +125,6 @@ export function buildGuidance(
   const col = selectColumnIndex(profile, requested_column);
   return {
     frequencyRecommendation: buildRecommendation(profile, at, rates, col),
-    frequencyMatrix: col === null ? null : buildMatrix(profile, at.phase, rates, col),
+    frequencyMatrix: col === null || profile.mode !== 'linear' ? null : buildMatrix(profile, at.phase, rates, col),
   };
 }

@@ -26,6 +26,14 @@ export const ColumnSchema = v.object({
 });
 export type Column = v.InferOutput<typeof ColumnSchema>;
 
+/** A single-channel column: a two-way pair, or a receive-only downlink (uplink_hz null). */
+export const ChannelColumnSchema = v.object({
+  uplink_hz: v.nullable(hz),
+  downlink_hz: hz,
+  label: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+});
+export type ChannelColumn = v.InferOutput<typeof ChannelColumnSchema>;
+
 export const PassbandSchema = v.object({
   uplink_low_hz: hz,
   uplink_high_hz: hz,
@@ -33,36 +41,85 @@ export const PassbandSchema = v.object({
   downlink_high_hz: hz,
 });
 
-/** One entry of src/guidance/data/profiles.json. Keyed by norad_id; sat_id comes from the catalog. */
+const norad = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(999_999_999));
+const rigModeText = v.pipe(v.string(), v.minLength(1), v.maxLength(8));
+
+/** Fields every profile shape shares. */
+const entryBase = {
+  norad_id: norad,
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+  correction_side: v.picklist(CORRECTION_SIDES),
+  default_column_index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  uplink_step_hz: stepHz,
+  downlink_step_hz: stepHz,
+  uplink_mode: rigModeText,
+  downlink_mode: rigModeText,
+  ctcss_hz: v.optional(v.pipe(v.number(), v.minValue(60), v.maxValue(260))),
+  /** Where the entry's frequencies came from (a SatNOGS record, a curated fact, the operator). */
+  source: v.optional(v.string()),
+  note: v.optional(v.string()),
+};
+
+/** A linear transponder: columns across the passband, inversion stated. */
+const LinearEntrySchema = v.object({
+  ...entryBase,
+  mode: v.literal('linear'),
+  columns: v.pipe(v.array(ColumnSchema), v.minLength(1), v.maxLength(16)),
+  inverting: v.boolean(),
+  passband: v.optional(PassbandSchema),
+});
+
+/**
+ * One fixed channel (`mode: 'fm'` keeps its spec meaning: a single pair, no matrix): an FM
+ * repeater, or a receive-only downlink (beacon, telemetry, SSTV) whose rig mode is downlink_mode.
+ */
+const ChannelEntrySchema = v.object({
+  ...entryBase,
+  mode: v.literal('fm'),
+  columns: v.pipe(v.array(ChannelColumnSchema), v.length(1, 'an fm profile has exactly one column (its single pair)')),
+  inverting: v.optional(v.boolean()),
+  passband: v.optional(PassbandSchema),
+  /** True for a downlink-only channel: uplink_hz null, never an uplink. */
+  receive_only: v.optional(v.boolean()),
+  /** Symbol rate of a data downlink (SatNOGS `baud`), null for voice and CW. */
+  baud: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0)))),
+  /** What the operator will hear (the SatNOGS description). */
+  description: v.optional(v.pipe(v.string(), v.maxLength(200))),
+});
+
+/** One entry of a profile file or set. Keyed by norad_id; sat_id comes from the catalog. */
 export const ProfileEntrySchema = v.pipe(
-  v.object({
-    norad_id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(999_999_999)),
-    name: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-    mode: v.picklist(GUIDANCE_MODES),
-    correction_side: v.picklist(CORRECTION_SIDES),
-    columns: v.pipe(v.array(ColumnSchema), v.minLength(1), v.maxLength(16)),
-    default_column_index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-    uplink_step_hz: stepHz,
-    downlink_step_hz: stepHz,
-    uplink_mode: v.pipe(v.string(), v.minLength(1), v.maxLength(8)),
-    downlink_mode: v.pipe(v.string(), v.minLength(1), v.maxLength(8)),
-    ctcss_hz: v.optional(v.pipe(v.number(), v.minValue(60), v.maxValue(260))),
-    inverting: v.optional(v.boolean()),
-    passband: v.optional(PassbandSchema),
-    source: v.optional(v.string()),
-    note: v.optional(v.string()),
-  }),
-  v.check((p) => p.mode !== 'fm' || p.columns.length === 1, 'an fm profile has exactly one column (its single pair)'),
-  v.check((p) => p.mode !== 'linear' || typeof p.inverting === 'boolean', 'a linear profile states inverting true or false'),
-  v.check(
-    (p) => p.default_column_index === undefined || p.default_column_index < p.columns.length,
-    'default_column_index must name one of the columns',
+  v.variant('mode', [LinearEntrySchema, ChannelEntrySchema]),
+  // v.forward names the field each rule is about, so an operator's error says which one to fix.
+  v.forward(
+    v.check(
+      (p) => p.default_column_index === undefined || p.default_column_index < p.columns.length,
+      'default_column_index must name one of the columns',
+    ),
+    ['default_column_index'],
+  ),
+  v.forward(
+    v.check(
+      (p) => p.mode === 'linear' || (p.receive_only === true) === (p.columns[0].uplink_hz === null),
+      'a receive-only profile has a null uplink, and only a receive-only profile has one',
+    ),
+    ['columns'],
+  ),
+  v.forward(
+    v.check((p) => p.mode === 'linear' || p.receive_only !== true || p.correction_side === 'downlink_only', 'a receive-only profile corrects downlink_only'),
+    ['correction_side'],
+  ),
+  v.forward(
+    v.check((p) => p.mode === 'linear' || p.receive_only !== true || p.ctcss_hz === undefined, 'a receive-only profile has no CTCSS tone'),
+    ['ctcss_hz'],
   ),
 );
 export type ProfileEntry = v.InferOutput<typeof ProfileEntrySchema>;
 
 /** A loaded profile: the file entry plus the catalog's sat_id for its norad_id. */
 export type FrequencyProfile = ProfileEntry & { sat_id: string };
+export type LinearProfile = Extract<FrequencyProfile, { mode: 'linear' }>;
+export type ChannelProfile = Extract<FrequencyProfile, { mode: 'fm' }>;
 
 export const ProfileFileSchema = v.object({
   version: v.literal(1),
@@ -79,15 +136,19 @@ export const FrequencyRecommendationSchema = v.object({
   phase: v.picklist(PHASES),
   label: v.picklist(PHASE_LABELS),
   correction_side: v.picklist(CORRECTION_SIDES),
-  uplink_mhz: mhz,
+  uplink_mhz: v.pipe(v.nullable(v.number()), v.description('MHz, rounded to 3 decimals; null for a receive-only profile (no uplink)')),
   downlink_mhz: mhz,
-  uplink_hz: v.pipe(v.number(), v.description('the quantized uplink in Hz (what a rig is set to)')),
+  uplink_hz: v.pipe(v.nullable(v.number()), v.description('the quantized uplink in Hz (what a rig is set to); null when receive-only')),
   downlink_hz: v.pipe(v.number(), v.description('the quantized downlink in Hz')),
   uplink_mode: v.string(),
   downlink_mode: v.string(),
   ctcss_hz: v.nullable(v.number()),
   range_rate_km_s: v.pipe(v.number(), v.description('range rate the correction used (positive while the range grows)')),
   selected_column_index: v.nullable(v.number()),
+  // Additive (issue 27); optional so a hand-made recommendation (an APRS channel) stays valid.
+  receive_only: v.optional(v.pipe(v.boolean(), v.description('true: downlink only, never an uplink'))),
+  baud: v.optional(v.pipe(v.nullable(v.number()), v.description('symbol rate of a data downlink, null for voice/CW'))),
+  description: v.optional(v.pipe(v.nullable(v.string()), v.description('what the downlink carries (SatNOGS description)'))),
 });
 export type FrequencyRecommendation = v.InferOutput<typeof FrequencyRecommendationSchema>;
 

@@ -3,14 +3,14 @@ import { describe, it } from 'node:test';
 import { buildLinearColumns, downlinkForUplink } from '../../src/guidance/columns.js';
 import { chooseRates } from '../../src/guidance/range-rate.js';
 import { buildGuidance, buildMatrix, flatRates, selectColumnIndex, type PhaseRates } from '../../src/guidance/recommendation.js';
-import type { FrequencyProfile } from '../../src/guidance/schemas.js';
+import type { FrequencyProfile, LinearProfile } from '../../src/guidance/schemas.js';
 
 const K = 2.99792458; // km/s; K/c = 1e-5 exactly, so a shift is 1e-5 of the carrier per K
 
 // RS-44: inverting V/U, uplink 145.935–145.995, downlink 435.610–435.670.
 const RS44_PASSBAND = { uplink_low_hz: 145_935_000, uplink_high_hz: 145_995_000, downlink_low_hz: 435_610_000, downlink_high_hz: 435_670_000, inverting: true };
 
-function linear(over: Partial<FrequencyProfile> = {}): FrequencyProfile {
+function linear(over: Partial<LinearProfile> = {}): LinearProfile {
   return {
     sat_id: 'rs-44',
     norad_id: 44909,
