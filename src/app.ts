@@ -17,6 +17,7 @@ import { lazySerialDriver } from './links/lazy-serial-driver.js';
 import type { CivTimeouts } from './radio/civ-bus.js';
 import { AprsService, type AprsServiceDeps } from './aprs/aprs-service.js';
 import { RotatorArea } from './rotator/rotator-area.js';
+import { HamlibArea } from './hamlib/hamlib-area.js';
 import type { RotatorTimeouts } from './rotator/drivers/rotator-driver.js';
 import { DeviceClaims } from './util/device-claims.js';
 import type { LanHubDeps } from './radio/lan/lan-hub.js';
@@ -102,6 +103,7 @@ export class App {
       radioStatus: () => this.services.radioStatus,
       aprsStatus: () => this.services.aprsStatus,
       rotatorRuntime: () => this.services.rotator.runtime(),
+      hamlibRuntime: () => this.services.hamlib.runtime(),
     });
     const lite = new LiteService(station, liteReply);
     const claims = new DeviceClaims();
@@ -156,6 +158,26 @@ export class App {
     this.parts.push(rotator); // stops before the radio and APRS
     const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
     this.parts.push(access);
+    const hamlib = new HamlibArea({
+      clock,
+      store: stores.hamlib,
+      rig: radio,
+      rot: rotator,
+      // A network PTT obeys the rules every transmit of the station does (issue 26).
+      pttBlock: () => {
+        if (aprs.emergencyStopped) return 'emergency stop in force (until the next APRS connect)';
+        if (access.locked()) return 'the station is locked: a locked station takes no PTT from the network';
+        const id = station.identity();
+        if (!id.valid) return `station callsign not valid: ${id.reason ?? 'set the callsign in the APRS settings'}`;
+        return null;
+      },
+    });
+    this.parts.push(hamlib); // stops first: its clients go before the rig and the rotator they drive
+    // The emergency stop drops external control at once; the APRS side unkeys the rig itself.
+    aprs.onEmergencyStop(() => {
+      hamlib.emergencyStop();
+      void radio.dropExternal();
+    });
     this.services = {
       version: VERSION,
       config,
@@ -177,6 +199,7 @@ export class App {
       aprs,
       aprsStatus: aprs,
       rotator,
+      hamlib,
       access,
     };
     // No lite invalidation on location change: the cache key carries the rounded location, and the

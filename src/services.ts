@@ -18,6 +18,7 @@ import type { AprsStatusSource } from './aprs/types.js';
 import type { AprsService } from './aprs/aprs-service.js';
 import type { RotatorArea } from './rotator/rotator-area.js';
 import type { AccessService } from './access/access-service.js';
+import type { HamlibArea } from './hamlib/hamlib-area.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
 // import it without importing app.ts (which imports the routes).
@@ -66,6 +67,8 @@ export interface Services {
   aprsStatus: AprsStatusSource;
   /** The antenna rotator: controller, manual goto/stop/park, pass tracking through the planner. */
   rotator: RotatorArea;
+  /** Hamlib's rigctld and rotctld on the network, driving the rig and the rotator (off by default). */
+  hamlib: HamlibArea;
   /** The operator lock: open by default; when locked, POSTs need the operator token (the HTTP gate). */
   access: AccessService;
 }

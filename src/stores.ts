@@ -9,6 +9,7 @@ import { IssDisplaySchema, TimezoneSchema, defaultIssDisplay, defaultTimezone } 
 import { NetworkSchema, defaultNetwork } from './station/network.js';
 import { RadioSettingsSchema, defaultRadioSettings } from './radio/settings.js';
 import { RotatorSettingsSchema, defaultRotatorSettings } from './rotator/settings.js';
+import { HamlibSettingsSchema, defaultHamlibSettings } from './hamlib/settings.js';
 import { AprsSettingsSchema, defaultAprsSettings } from './aprs/settings.js';
 import { CatalogSourcesSchema, defaultCatalogSources } from './catalog/sources.js';
 import { AccessFileSchema, defaultAccessFile } from './access/schemas.js';
@@ -30,6 +31,7 @@ export function createStores(dir: string, clock: Clock) {
     // These hold the rig's LAN password (it can key the transmitter): owner-only, and write-only in the API.
     radio: new JsonStore({ dir, name: 'radio-settings', schema: RadioSettingsSchema, defaults: defaultRadioSettings, now, mode: 0o600, secrets: ['wifi_password'] }),
     rotator: new JsonStore({ dir, name: 'rotator-settings', schema: RotatorSettingsSchema, defaults: defaultRotatorSettings, now }),
+    hamlib: new JsonStore({ dir, name: 'hamlib-settings', schema: HamlibSettingsSchema, defaults: defaultHamlibSettings, now }),
     aprs: new JsonStore({ dir, name: 'aprs-settings', schema: AprsSettingsSchema, defaults: defaultAprsSettings, now, mode: 0o600, secrets: ['wifi_password'] }),
     catalogSources: new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources, now }),
     // The operator token's hash: readable by the service user only.

@@ -20,6 +20,7 @@ import type { GuidanceService } from '../guidance/guidance-service.js';
 import type { JsonStore } from '../store/json-store.js';
 import type { DeviceClaims } from '../util/device-claims.js';
 import { LazyPart } from '../util/lazy-part.js';
+import { Listeners } from '../util/listeners.js';
 import { badRequest } from '../util/errors.js';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
@@ -59,6 +60,8 @@ export interface AprsServiceDeps {
 export class AprsService implements AprsStatusSource {
   readonly name = 'aprs';
   private estop = false;
+  /** The station's other transmitters (the Hamlib servers' external control) stop with it. */
+  private readonly stopListeners = new Listeners<void>(log, 'emergency stop');
   private lastError: string | null = null;
   private unsubscribe: () => void = () => {};
   private stopped = false;
@@ -248,6 +251,7 @@ export class AprsService implements AprsStatusSource {
    */
   async emergencyStop(): Promise<{ ok: true; rig_ptt_dropped: boolean | null }> {
     this.estop = true;
+    this.stopListeners.emit();
     this.station.current?.kill();
     let rig: boolean | null = null;
     if (this.d.radio.runtime().connected) {
@@ -256,6 +260,16 @@ export class AprsService implements AprsStatusSource {
     }
     log.warn('emergency stop: transport killed, sends blocked until the next connect');
     return { ok: true, rig_ptt_dropped: rig };
+  }
+
+  /** True from the emergency stop until the next APRS connect: nothing on the station may key. */
+  get emergencyStopped(): boolean {
+    return this.estop;
+  }
+
+  /** Called at once (before the rig's PTT is confirmed off) on every emergency stop. */
+  onEmergencyStop(fn: () => void): () => void {
+    return this.stopListeners.add(fn);
   }
 
   async send(kind: SendKind, body: { to?: string; text?: string; comment?: string }): Promise<SendResult> {

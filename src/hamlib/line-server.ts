@@ -33,6 +33,9 @@ export interface LineServerOptions {
   maxLineBytes: number;
   handle: (line: string, client: LineClient) => Promise<LineReply>;
   onClientsChanged?: (count: number) => void;
+  /** A client connected (before its first line) and, later, went away (whatever the reason). */
+  onOpen?: (client: LineClient) => void;
+  onClose?: (client: LineClient) => void;
   /** Unsent reply bytes at which a client counts as stalled (default 64 KiB). */
   maxUnsentBytes?: number;
   /** Received lines waiting for their turn before reading pauses (default 32). */
@@ -43,6 +46,8 @@ export interface LineServer {
   /** The port listened on (the one the OS chose when asked for 0). */
   readonly port: number;
   clients(): number;
+  /** Drops every client now and keeps listening (the emergency stop ends external control). */
+  dropAll(): void;
   /** Stops listening and drops every client. */
   close(): Promise<void>;
 }
@@ -60,13 +65,14 @@ export function startLineServer(o: LineServerOptions): Promise<ListenResult> {
   const sockets = new Set<net.Socket>();
   let nextId = 1;
 
-  const changed = () => {
+  const notify = (what: string, fn: () => void) => {
     try {
-      o.onClientsChanged?.(sockets.size);
+      fn();
     } catch (err) {
-      log.error(`onClientsChanged failed: ${(err as Error).message}`);
+      log.error(`${what} failed: ${(err as Error).message}`);
     }
   };
+  const changed = () => notify('onClientsChanged', () => o.onClientsChanged?.(sockets.size));
 
   // allowHalfOpen: a client that sends its last line and shuts its side ("echo f | nc") still
   // gets its replies; the server ends the connection once they are written.
@@ -77,12 +83,15 @@ export function startLineServer(o: LineServerOptions): Promise<ListenResult> {
       return;
     }
     sockets.add(sock);
+    const client: LineClient = { id: nextId++, remote: `${sock.remoteAddress}:${sock.remotePort}` };
     sock.once('close', () => {
       sockets.delete(sock);
       changed();
+      notify('onClose', () => o.onClose?.(client));
     });
     changed();
-    serveClient(sock, { id: nextId++, remote: `${sock.remoteAddress}:${sock.remotePort}` });
+    notify('onOpen', () => o.onOpen?.(client));
+    serveClient(sock, client);
   });
 
   function serveClient(sock: net.Socket, client: LineClient): void {
@@ -175,6 +184,9 @@ export function startLineServer(o: LineServerOptions): Promise<ListenResult> {
         server: {
           port: address.port,
           clients: () => sockets.size,
+          dropAll: () => {
+            for (const s of sockets) s.destroy();
+          },
           close: () =>
             new Promise<void>((done) => {
               server.close(() => done());

@@ -45,6 +45,7 @@ export class RadioController {
   private errorKind: 'link' | 'op' | null = null;
   private readonly rxObservers = new Listeners<[rx_hz: number, source: 'poll' | 'broadcast']>(log, 'rx frequency');
   private unlisten: () => void = () => {};
+  private lastRead = -Infinity;
 
   constructor(private readonly d: ControllerDeps) {
     this.connection = new RigConnection(
@@ -71,6 +72,13 @@ export class RadioController {
   /** The runtime a caller may hold on to (auto-track status is patched in by its owner). */
   patch(p: Partial<RadioRuntime>): void {
     this.rt = { ...this.rt, ...p };
+    // Whoever sets another control mode has taken the rig from an external client.
+    if (p.control_mode !== undefined && p.control_mode !== 'external') this.rt.external_client = null;
+  }
+
+  /** When the last readback that brought the rig's frequencies arrived (clock ms); -Infinity before. */
+  get lastReadMs(): number {
+    return this.lastRead;
   }
 
   fail(kind: 'link' | 'op', message: string): void {
@@ -161,6 +169,7 @@ export class RadioController {
       scope_enabled: r.scope_enabled ?? raw.scope_enabled,
     };
     const gotAny = r.a_freq_hz !== null || r.b_freq_hz !== null;
+    if (gotAny) this.lastRead = this.d.clock.now();
     this.patch({ targets, raw_state, last_poll_at: gotAny ? iso(this.d.clock.now()) : this.rt.last_poll_at });
     if (r.error) this.fail('link', `poll: ${r.error}`);
     else if (this.errorKind === 'link') {
@@ -201,13 +210,13 @@ export class RadioController {
     }
   }
 
-  /** Direct VFO write, not pass-aware; the transmit VFO is still held to the bands by the guard. */
-  async writeFrequency(vfo: Vfo, hz: number): Promise<void> {
+  /** Direct VFO write (and its mode when given), not pass-aware; the transmit VFO is still held to the bands by the guard. */
+  async writeFrequency(vfo: Vfo, hz: number, mode?: string): Promise<void> {
     const rig = this.requireRig();
     if (vfo === TX_VFO) this.guardTx(hz, `VFO ${vfo} is the transmit VFO`);
-    await this.operate(`write VFO ${vfo}`, (r) => r.writeVfo(vfo, hz));
-    const key = vfo === 'A' ? 'vfo_a_freq_hz' : 'vfo_b_freq_hz';
-    this.patch({ targets: { ...this.rt.targets, [key]: hz }, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
+    await this.operate(`write VFO ${vfo}`, (r) => r.writeVfo(vfo, hz, mode));
+    const t = vfo === 'A' ? { vfo_a_freq_hz: hz, vfo_a_mode: mode ?? this.rt.targets.vfo_a_mode } : { vfo_b_freq_hz: hz, vfo_b_mode: mode ?? this.rt.targets.vfo_b_mode };
+    this.patch({ targets: { ...this.rt.targets, ...t }, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
   }
 
   /** A pair, in the rig's write order; `satellite` adds the target extras (squelch, scope, tone). */

@@ -5,8 +5,9 @@ import type { Vfo } from './rig.js';
 import { defaultRadioRuntime, type RadioRuntime, type RadioStatusSource } from './types.js';
 import type { RadioSettings } from './settings.js';
 import { capabilitiesOf } from './rig-capabilities.js';
+import type { ExternalControl, ExternalReading } from './external-control.js';
+import { notConnected, radioDisabled } from './refusals.js';
 import { EnabledArea } from '../util/enabled-area.js';
-import { AppError } from '../util/errors.js';
 
 // Radio control as the routes, the station and the APRS side see it. The controller, the CI-V
 // stack, the rig drivers, the serial binding, auto-track and the session (radio-service.ts and
@@ -14,8 +15,6 @@ import { AppError } from '../util/errors.js';
 // a station without a rig never pays their memory. Until then the answers are the resting ones
 // (not connected, no session), the same a loaded but idle radio gives (test/radio/radio-area.test.ts).
 
-/** The same refusal the loaded service gives, without loading it to say so. */
-const disabled = () => new AppError(409, 'radio_disabled', 'radio control is disabled: set enabled true in the radio settings first');
 
 export class RadioArea implements RadioStatusSource {
   readonly name = 'radio';
@@ -70,10 +69,46 @@ export class RadioArea implements RadioStatusSource {
     return this.d.serial.list();
   }
 
+  // --- Hamlib network clients (issue 26): never load radio control; while it is off there is no rig
+
+  private external(): ExternalControl {
+    const e = this.part.current;
+    if (!e) throw this.settings().enabled ? notConnected() : radioDisabled();
+    return e.external;
+  }
+  rigModel(): 'rigA' | 'rigB' {
+    return this.settings().rig_model;
+  }
+  async externalRead(): Promise<ExternalReading> {
+    return this.external().read();
+  }
+  async externalSetFrequency(vfo: Vfo, hz: number, client: string): Promise<void> {
+    return this.external().setFrequency(vfo, hz, client);
+  }
+  async externalSetMode(vfo: Vfo, mode: string, client: string): Promise<void> {
+    return this.external().setMode(vfo, mode, client);
+  }
+  async externalSetSplit(on: boolean, client: string): Promise<void> {
+    return this.external().setSplit(on, client);
+  }
+  async externalSetPtt(on: boolean, client: string): Promise<void> {
+    return this.external().setPtt(on, client);
+  }
+  async externalReadPtt(): Promise<boolean> {
+    return this.external().readPtt();
+  }
+  externalRelease(client: string): void {
+    this.part.current?.external.release(client);
+  }
+  /** The emergency stop's share: PTT off and external control dropped; loads nothing. */
+  async dropExternal(): Promise<void> {
+    await this.part.current?.external.drop();
+  }
+
   // --- what acts loads it --------------------------------------------------------------------
 
   async connect(): Promise<void> {
-    if (!this.settings().enabled) throw disabled();
+    if (!this.settings().enabled) throw radioDisabled();
     await (await this.engine()).connect();
   }
   async disconnect(): Promise<void> {

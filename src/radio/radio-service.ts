@@ -7,6 +7,8 @@ import type { SerialDriver } from '../links/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
 import { rigPorts, type RigPorts } from './rig-port.js';
 import { RestorePoint, noSnapshot } from './restore-point.js';
+import { ExternalControl } from './external-control.js';
+import { radioDisabled } from './refusals.js';
 import type { LanLeaser } from './lan/lan-types.js';
 import type { Vfo } from './rig.js';
 import { radioEligibility } from '../guidance/eligibility.js';
@@ -63,6 +65,8 @@ export class RadioService implements RadioStatusSource {
   readonly controller: RadioController;
   readonly tracker: AutoTracker;
   readonly sessions: RadioSessionService;
+  /** The rig as Hamlib network clients drive it (issue 26). */
+  readonly external: ExternalControl;
   /** The rig as it was before the first manual write since connect (Apply now, pair, auto-track). */
   private readonly restorePoint: RestorePoint;
   private readonly ports: RigPorts;
@@ -81,6 +85,17 @@ export class RadioService implements RadioStatusSource {
       settings,
       recommend: (sat_id, now, p) => d.guidance.recommend(sat_id, now, { pass: passOf(sat_id, p.aos_ms, p.los_ms, p.max_el_deg) })?.recommendation ?? null,
       knows: (id) => d.satName(id),
+    });
+    this.external = new ExternalControl({
+      clock: d.clock,
+      controller: this.controller,
+      settings,
+      prepareWrite: async (what, capture) => {
+        this.requireFree(what);
+        this.controller.requireRig();
+        if (this.tracker.active) this.tracker.stop();
+        if (capture) await this.restorePoint.captureOnce();
+      },
     });
   }
 
@@ -127,7 +142,7 @@ export class RadioService implements RadioStatusSource {
   }
 
   async connect(): Promise<void> {
-    if (!this.settings().enabled) throw new AppError(409, 'radio_disabled', 'radio control is disabled: set enabled true in the radio settings first');
+    if (!this.settings().enabled) throw radioDisabled();
     this.ports.check(this.settings());
     this.d.claims?.release(CLAIM);
     const device = this.ports.resource(this.settings());
@@ -190,7 +205,7 @@ export class RadioService implements RadioStatusSource {
     await this.restorePoint.captureOnce();
     this.tracker.stop();
     const modes = b.apply_mode_and_tone ?? this.settings().default_apply_mode_and_tone;
-    const tx = this.controller.txAllowed(rec.uplink_hz) ? rec.uplink_hz : null;
+    const tx = rec.uplink_hz !== null && this.controller.txAllowed(rec.uplink_hz) ? rec.uplink_hz : null;
     await this.controller.writePair(
       { rx_hz: rec.downlink_hz, rx_mode: modes ? rec.downlink_mode : null, tx_hz: tx, tx_mode: modes ? rec.uplink_mode : null },
       { satellite: true, tone_hz: modes ? rec.ctcss_hz : undefined, what: `apply ${b.sat_id}` },

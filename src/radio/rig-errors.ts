@@ -5,8 +5,7 @@ import { AppError, errorMessage } from '../util/errors.js';
 // How a rig fault reads in an HTTP answer: the route says what went wrong on the wire and what
 // the operator can do; the same text lands in runtime.last_error.
 
-export const notConnected = () =>
-  new AppError(409, 'rig_not_connected', 'the rig is not connected: POST /api/v1/radio/connect first (check the serial device in the radio settings)');
+export { notConnected } from './refusals.js';
 
 export function rigFault(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;

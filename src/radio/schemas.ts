@@ -42,6 +42,7 @@ export const AutoTrackStatusSchema = v.object({
 export const RadioRuntimeSchema = v.object({
   connected: v.boolean(),
   control_mode: v.picklist(CONTROL_MODES),
+  external_client: v.pipe(v.nullable(v.string()), v.description("the Hamlib network client (rigctld) holding the rig while control_mode is 'external', e.g. \"rigctld 127.0.0.1:50122\"")),
   active_sat_id: v.nullable(v.string()),
   last_poll_at: ts(),
   last_error: v.nullable(v.string()),

@@ -4,11 +4,14 @@
 
 export const SCREEN_STATES = ['idle', 'test', 'armed', 'active', 'released', 'completed'] as const;
 export const CONTROL_STATES = ['not_connected', 'connected_idle', 'test_applied', 'armed_waiting_aos', 'tracking_active', 'released', 'ended'] as const;
-export const CONTROL_MODES = ['idle', 'manual_applied', 'auto_tracking'] as const;
+/** 'external': a Hamlib network client (rigctld) set the rig last and holds it (issue 26). */
+export const CONTROL_MODES = ['idle', 'manual_applied', 'auto_tracking', 'external'] as const;
 
 export interface RadioRuntime {
   connected: boolean;
   control_mode: (typeof CONTROL_MODES)[number];
+  /** Who holds the rig while control_mode is 'external' ("rigctld 192.168.1.20:50122"); null otherwise. */
+  external_client: string | null;
   active_sat_id: string | null;
   last_poll_at: string | null;
   last_error: string | null;
@@ -73,6 +76,7 @@ export interface RadioStatusSource {
 export const defaultRadioRuntime = (): RadioRuntime => ({
   connected: false,
   control_mode: 'idle',
+  external_client: null,
   active_sat_id: null,
   last_poll_at: null,
   last_error: null,

@@ -1,7 +1,8 @@
 import type { RotatorService, RotatorServiceDeps } from './rotator-service.js';
 import { restingRotatorRuntime, type RotatorPlanView, type RotatorRuntime } from './schemas.js';
 import type { RotatorSettings } from './settings.js';
-import { checkGoto } from './coordinates.js';
+import { checkGoto, limitsOf } from './coordinates.js';
+import { controllerRange } from './plan/controller-range.js';
 import { notConnected, rotatorDisabled } from './rotator-errors.js';
 import { EnabledArea } from '../util/enabled-area.js';
 
@@ -45,6 +46,21 @@ export class RotatorArea {
   }
   state() {
     return { settings: this.settings(), runtime: this.runtime(), plan: this.plan() };
+  }
+
+  // --- what a Hamlib rotctld client sees (issue 26) -------------------------------------------
+
+  /** The limits in controller coordinates, as \dump_state tells a client. */
+  hamlibLimits() {
+    const s = this.settings();
+    const r = controllerRange(limitsOf(s));
+    return { min_az_deg: r.lo, max_az_deg: r.hi, min_el_deg: s.el_min_deg, max_el_deg: s.el_max_deg };
+  }
+  /** The position the poll loop read back last (at most one update interval old while connected). */
+  position(): { az_deg: number; el_deg: number } {
+    const rt = this.runtime();
+    if (!rt.connected || rt.az_deg === null || rt.el_deg === null) throw notConnected();
+    return { az_deg: rt.az_deg, el_deg: rt.el_deg };
   }
 
   async connect(): Promise<void> {

@@ -4,6 +4,8 @@ import { LiveSampleSchema, PassItemSchema, PathPointSchema } from '../orbit/sche
 import { AprsSettingsSchema } from '../aprs/settings.js';
 import { RotatorSettingsSchema } from '../rotator/settings.js';
 import { RotatorRuntimeSchema, RotatorSummarySchema } from '../rotator/schemas.js';
+import { HamlibSettingsSchema } from '../hamlib/settings.js';
+import { HamlibRuntimeSchema } from '../hamlib/schemas.js';
 import { GpsSettingsSchema } from './gps-settings.js';
 import { ISS_DISPLAY_MODES } from './display-settings.js';
 import { ISS_MODES } from './iss-state.js';
@@ -53,6 +55,8 @@ export const SystemStateSchema = v.object({
   aprsPreviewTarget: Open(),
   rotatorSettings: RotatorSettingsSchema,
   rotatorRuntime: RotatorRuntimeSchema,
+  hamlibSettings: HamlibSettingsSchema,
+  hamlibRuntime: HamlibRuntimeSchema,
   stationIdentity: v.object({ valid: v.boolean(), callsign: v.string(), reason: v.optional(v.string()) }),
   bodies: v.object({
     sun: v.object(Horizontal),

@@ -7,6 +7,7 @@ import type { LocationService } from './location-service.js';
 import type { NetworkService } from './network.js';
 import type { RadioStatusSource } from '../radio/types.js';
 import type { RotatorRuntime } from '../rotator/schemas.js';
+import type { HamlibRuntime } from '../hamlib/schemas.js';
 import type { Stores } from '../stores.js';
 
 /** The guidance model every route embeds (spec part 4 rule 10); GuidanceService implements it. */
@@ -34,4 +35,6 @@ export interface StationDeps {
   aprsStatus: () => AprsStatusSource;
   /** The rotator's runtime (resting while it is not loaded). */
   rotatorRuntime: () => RotatorRuntime;
+  /** The Hamlib servers' runtime (resting while they are not loaded). */
+  hamlibRuntime: () => HamlibRuntime;
 }

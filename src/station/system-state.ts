@@ -44,6 +44,8 @@ export function buildSystemState(station: StationService) {
     aprsPreviewTarget: aprs.previewTarget(aprsSettings),
     rotatorSettings: d.stores.rotator.get(),
     rotatorRuntime: d.rotatorRuntime(),
+    hamlibSettings: d.stores.hamlib.get(),
+    hamlibRuntime: d.hamlibRuntime(),
     stationIdentity: { valid: identity.valid, callsign: identity.callsign, ...(identity.reason ? { reason: identity.reason } : {}) },
     bodies: bodiesAt(now, loc.lat, loc.lon, loc.alt_m),
   };

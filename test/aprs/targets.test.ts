@@ -29,7 +29,8 @@ function world(o: Partial<TargetWorld> & { rate?: number; passAt?: [number, numb
     recommend: (prof: FrequencyProfile): FrequencyRecommendation => {
       const c = prof.columns[0];
       const q = (hz: number) => Math.round(hz / 1000) * 1000;
-      const up = c.uplink_hz >= 400e6 ? q(correctUplinkHz(c.uplink_hz, rate)) : c.uplink_hz;
+      const u = c.uplink_hz!; // the APRS targets here are all two-way
+      const up = u >= 400e6 ? q(correctUplinkHz(u, rate)) : u;
       const down = c.downlink_hz >= 400e6 ? q(correctDownlinkHz(c.downlink_hz, rate)) : c.downlink_hz;
       return {
         sat_id: prof.sat_id, mode: 'fm', phase: 'mid', label: 'Tune now', correction_side: 'uhf_only', uplink_mhz: up / 1e6, downlink_mhz: down / 1e6,

@@ -24,6 +24,8 @@ const LAZY = [
   /^src\/rotator\/(rotator-service|planner)\.ts$/,
   /^src\/rotator\/(drivers|protocol)\//,
   /^src\/rotator\/plan\/(candidates|point|tracker)\.ts$/,
+  /^src\/hamlib\/(hamlib-service|line-server|protocol|answer-rig|answer-rot|rig-description)\.ts$/,
+  /^src\/hamlib\/protocol\//,
   /node_modules\/(serialport|@serialport)\//,
 ];
 
@@ -57,7 +59,7 @@ describe('the server bundle loads only what is enabled', () => {
     return [...seen];
   }
 
-  it('no radio, LAN, APRS-station, rotator or serial module, and no node:dgram, is in what boot loads', () => {
+  it('no radio, LAN, APRS-station, rotator, Hamlib or serial module, and no node:dgram, is in what boot loads', () => {
     const boot = bootOutputs();
     const inputs = boot.flatMap((k) => Object.keys(meta.outputs[k].inputs));
     assert.ok(inputs.some((p) => p === 'src/main.ts'));

@@ -27,6 +27,7 @@ describe('areas not enabled are not loaded', () => {
     assert.equal(aprs.loaded, false, 'the APRS station loaded by a read');
     assert.equal(s.app.lanLoaded, false, 'the LAN transport loaded');
     assert.equal(s.app.services.rotator.loaded, false, 'the rotator loaded by a read');
+    assert.equal(s.app.services.hamlib.loaded, false, 'the Hamlib servers loaded by a read');
   });
 
   it('a connect refused because radio control is off loads nothing', async () => {
@@ -42,6 +43,14 @@ describe('areas not enabled are not loaded', () => {
     assert.equal(r.body.runtime.emergency_stopped, true);
     assert.equal(r.body.runtime.modem_state, 'stopped (emergency stop)');
     assert.equal(s.app.services.aprs.loaded, false);
+    assert.equal(s.app.services.hamlib.loaded, false, 'the emergency stop loaded the Hamlib servers');
+  });
+
+  it('Hamlib settings change without loading the servers until one is enabled; disabling closes the listener', async () => {
+    const off = await s.post('/api/v1/settings/hamlib', { rigctld_port: 4600, allow_ptt: false });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    assert.equal(s.app.services.hamlib.loaded, false);
+    assert.deepEqual((await s.get('/api/v1/system/state')).body.hamlibRuntime, { rigctld_listening: false, rotctld_listening: false, clients: 0, connections: [], last_error: null });
   });
 
   it('the radio answers the same before and after it loads', async () => {

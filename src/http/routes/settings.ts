@@ -5,6 +5,7 @@ import { DEFAULT_MIN_EL_DEG } from '../../station/pass-filter.js';
 import { route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
 import { checkRotatorSettings } from '../../rotator/settings.js';
+import { checkHamlibSettings } from '../../hamlib/settings.js';
 
 const AvailableSchema = v.array(v.object({ sat_id: v.string(), name: v.string() }));
 
@@ -66,6 +67,15 @@ export function settingsRoutes(s: Services): RouteDef[] {
         'preposition, park, following the radio session); a connected controller reopens when its own fields change',
       store: s.stores.rotator,
       refine: (next) => checkRotatorSettings(next),
+    }),
+    ...stateRoutes({
+      path: '/api/v1/settings/hamlib',
+      tag: 'settings',
+      what:
+        'Hamlib network servers: rigctld (rig, TCP 4532) and rotctld (rotator, TCP 4533), both off by default, bound to bind_host (127.0.0.1 keeps them on this machine: ' +
+        'Hamlib has no authentication), and allow_ptt for PTT from a client; changes take effect without a restart',
+      store: s.stores.hamlib,
+      refine: (next) => checkHamlibSettings(next, s.stores.rotator.get()),
     }),
     ...stateRoutes({
       path: '/api/v1/settings/aprs',

@@ -115,6 +115,8 @@ export const cmd = {
     checkOn(on, 'transmit');
     return set1(C.PTT, 0x00, bool(on), on ? 'transmit on' : 'transmit off');
   },
+  /** 1C 00: is the rig transmitting? (reply 1C 00 00/01). */
+  readTransmit: (): CivRequest => read(C.PTT, [0x00], 'read transmit'),
   setVfoFreq(slot: VfoSlot, hz: number): CivRequest {
     checkSlot(slot);
     return set(C.SEL_FREQ, withFreq([slot], hz), 1, `set ${slotName(slot)} VFO frequency ${hz} Hz`);
@@ -240,12 +242,13 @@ export const decode = {
     const mode = modeName(code, data);
     return mode === null ? null : { mode, filter: filter ?? 0 };
   },
-  /** 0F (split: 00 off, 01 on; 10..13 are simplex/duplex states, i.e. split off), 27 10 xx, 16 xx yy. */
+  /** 0F (split: 00 off, 01 on; 10..13 are simplex/duplex states, i.e. split off), 27 10 xx, 16 xx yy, 1C 00 xx (transmitting). */
   onOff(f: CivFrame): boolean | null {
     const d = f.data;
     if (f.cmd === C.SPLIT) return d.length !== 1 ? null : d[0] >= 0x10 && d[0] <= 0x13 ? false : flag(d[0]);
     if (f.cmd === C.SCOPE) return d.length === 2 && d[0] === S.SCP_ON ? flag(d[1]) : null;
     if (f.cmd === C.FUNC) return d.length === 2 ? flag(d[1]) : null;
+    if (f.cmd === C.PTT) return d.length === 2 && d[0] === 0x00 ? flag(d[1]) : null;
     return null;
   },
   /** 14 03 hh ll -> 0..255. */

@@ -1,0 +1,225 @@
+import { HamlibError, formatFreqHz, parseFreqHz, parseInteger, parseMode, type HamlibErrorCode, type HamlibRequest, type HamlibVfo, type Outcome } from './protocol.js';
+import { passbandOf, rigDescriptionOf } from './rig-description.js';
+import type { PttBlock, RigPort, RigReading, RigVfo } from './ports.js';
+
+// rigctld's rig commands on the station's rig (issue 26): the VFOs, split and the IC-705 pair
+// order as the radio area has them. VFO A is the receive VFO (rigB: MAIN) and VFO B the
+// transmit VFO (rigB: SUB), so Hamlib's names map as VFOA/Main/RX -> A and VFOB/Sub/TX -> B,
+// and currVFO is the VFO the connection last chose with V (A at first). Every get answers from
+// a readback at most one poll interval old; every set goes through the radio area's rules.
+
+/** Per-connection state the rig commands keep (next to the protocol's own RigSession). */
+export interface RigClientState {
+  /** "rigctld 127.0.0.1:50122": who holds the rig after a set. */
+  readonly name: string;
+  /** The VFO "currVFO" means for this client. */
+  current: RigVfo;
+}
+
+const ok: Outcome = { kind: 'done' };
+const error = (code: HamlibErrorCode): Outcome => ({ kind: 'error', code });
+
+/** Station mode names <-> Hamlib's. The station spells data modes "USB-D", Hamlib "PKTUSB". */
+const TO_HAMLIB: Readonly<Record<string, string>> = {
+  'USB-D': 'PKTUSB', 'LSB-D': 'PKTLSB', 'FM-D': 'PKTFM', 'AM-D': 'PKTAM', 'CW-R': 'CWR', 'RTTY-R': 'RTTYR', DV: 'D-STAR',
+};
+const TO_STATION: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(TO_HAMLIB).map(([s, h]) => [h, s]));
+const STATION_MODES = new Set(['FM', 'USB', 'LSB', 'AM', 'CW', 'CW-R', 'RTTY', 'RTTY-R', 'DV', 'FM-D', 'USB-D', 'LSB-D', 'AM-D']);
+
+const hamlibMode = (m: string | null) => (m === null ? null : (TO_HAMLIB[m] ?? m));
+function stationMode(word: string): string | null {
+  const h = parseMode(word);
+  if (h === null) return null;
+  const s = TO_STATION[h] ?? h;
+  return STATION_MODES.has(s) ? s : null;
+}
+
+/** A VFO name a client sent to the station's VFO; null for one the rig does not have. */
+function vfoOf(v: HamlibVfo | string, current: RigVfo): RigVfo | null {
+  switch (v) {
+    case 'currVFO':
+    case 'VFO':
+      return current;
+    case 'VFOA':
+    case 'Main':
+    case 'MainA':
+    case 'RX':
+      return 'A';
+    case 'VFOB':
+    case 'Sub':
+    case 'SubA':
+    case 'TX':
+      return 'B';
+    default:
+      return null;
+  }
+}
+
+const vfoName = (v: RigVfo, model: 'rigA' | 'rigB'): string => (model === 'rigB' ? (v === 'A' ? 'Main' : 'Sub') : v === 'A' ? 'VFOA' : 'VFOB');
+
+/** The station's errors as Hamlib's codes. */
+export function rprtOf(err: unknown): HamlibErrorCode {
+  const code = (err as { code?: unknown })?.code;
+  switch (code) {
+    case 'rig_timeout':
+    case 'rotator_timeout':
+      return HamlibError.ETIMEOUT;
+    case 'rig_not_connected':
+    case 'radio_disabled':
+    case 'rig_unavailable':
+    case 'rotator_not_connected':
+    case 'rotator_disabled':
+      return HamlibError.EIO;
+    case 'not_available':
+      return HamlibError.ENAVAIL;
+    case 'validation_failed':
+      return HamlibError.EINVAL;
+    case 'rig_rejected':
+    case 'session_owns_rig':
+    case 'tx_guard':
+    case 'tx_refused':
+    case 'rotator_tracking':
+      return HamlibError.ERJCTED;
+    default:
+      return (err as { status?: number })?.status === 400 ? HamlibError.EINVAL : HamlibError.EIO;
+  }
+}
+
+export interface RigAnswerDeps {
+  rig: RigPort;
+  /** The station's rules for a network PTT (allow_ptt, emergency stop, lock, callsign). */
+  pttBlock: PttBlock;
+  /** A refused PTT, for the runtime's last_error and the log. */
+  onRefused?: (why: string) => void;
+  /** A PTT that keyed: an earlier refusal no longer stands. */
+  onKeyed?: () => void;
+}
+
+/** Answers one rig command for one client. Never throws: a failure is an RPRT code. */
+export async function answerRig(req: HamlibRequest, c: RigClientState, d: RigAnswerDeps): Promise<Outcome> {
+  try {
+    return await run(req, c, d);
+  } catch (err) {
+    return error(rprtOf(err));
+  }
+}
+
+async function run(req: HamlibRequest, c: RigClientState, d: RigAnswerDeps): Promise<Outcome> {
+  const rig = d.rig;
+  const model = rig.rigModel();
+  const target = req.vfo === null ? c.current : vfoOf(req.vfo, c.current);
+  if (target === null) return error(HamlibError.EINVAL);
+  // A frequency the rig cannot receive is a bad argument (Hamlib's own rigs answer EINVAL too).
+  const freqArg = (i: number) => {
+    const hz = parseFreqHz(req.args[i] ?? '');
+    return hz !== null && rigDescriptionOf(model).rx_ranges.some((r) => hz >= r.start_hz && hz <= r.end_hz) ? hz : null;
+  };
+  const freqOf = (r: RigReading, v: RigVfo) => (v === 'A' ? r.a_hz : r.b_hz);
+  const modeOf = (r: RigReading, v: RigVfo) => hamlibMode(v === 'A' ? r.a_mode : r.b_mode);
+  const modeValues = (m: string | null): Outcome => (m === null ? error(HamlibError.ETIMEOUT) : { kind: 'values', values: [m, passbandOf(m)] });
+
+  switch (req.cmd) {
+    case 'get_freq': {
+      const hz = freqOf(await rig.externalRead(), target);
+      return hz === null ? error(HamlibError.ETIMEOUT) : { kind: 'values', values: [formatFreqHz(hz)] };
+    }
+    case 'set_freq': {
+      const hz = freqArg(0);
+      if (hz === null) return error(HamlibError.EINVAL);
+      await rig.externalSetFrequency(target, hz, c.name);
+      return ok;
+    }
+    case 'get_mode':
+      return modeValues(modeOf(await rig.externalRead(), target));
+    case 'set_mode':
+    case 'set_split_mode': {
+      const mode = stationMode(req.args[0]);
+      // The passband is left to the rig's filter for the mode (FIL1); any number is accepted.
+      if (mode === null || parseInteger(req.args[1]) === null) return error(HamlibError.EINVAL);
+      await rig.externalSetMode(req.cmd === 'set_mode' ? target : 'B', mode, c.name);
+      return ok;
+    }
+    case 'get_vfo':
+      return { kind: 'values', values: [vfoName(c.current, model)] };
+    case 'set_vfo': {
+      const v = vfoOf(req.args[0], c.current);
+      if (v === null) return error(HamlibError.EINVAL);
+      c.current = v;
+      return ok;
+    }
+    case 'get_split_vfo': {
+      const r = await rig.externalRead();
+      // rigB transmits on SUB whenever the station drives it: that is its split.
+      const split = model === 'rigB' ? true : r.split === true;
+      return { kind: 'values', values: [split ? 1 : 0, vfoName('B', model)] };
+    }
+    case 'set_split_vfo': {
+      const on = parseInteger(req.args[0]);
+      if (on !== 0 && on !== 1) return error(HamlibError.EINVAL);
+      // The transmit VFO is always B here. gpredict without vfo_opt sends its own VFO number
+      // ("S 1 2"); a number or B is taken as B, naming A as the transmit VFO is refused.
+      const tx = /^\d+$/.test(req.args[1]) ? 'B' : vfoOf(req.args[1], c.current);
+      if (on === 1 && tx !== 'B') return error(HamlibError.EINVAL);
+      await rig.externalSetSplit(on === 1, c.name);
+      return ok;
+    }
+    case 'get_split_freq': {
+      const hz = (await rig.externalRead()).b_hz;
+      return hz === null ? error(HamlibError.ETIMEOUT) : { kind: 'values', values: [formatFreqHz(hz)] };
+    }
+    case 'set_split_freq': {
+      const hz = freqArg(0);
+      if (hz === null) return error(HamlibError.EINVAL);
+      await rig.externalSetFrequency('B', hz, c.name);
+      return ok;
+    }
+    case 'get_split_mode':
+      return modeValues(modeOf(await rig.externalRead(), 'B'));
+    case 'set_split_freq_mode': {
+      const hz = freqArg(0);
+      const mode = stationMode(req.args[1]);
+      if (hz === null || mode === null || parseInteger(req.args[2]) === null) return error(HamlibError.EINVAL);
+      await rig.externalSetFrequency('B', hz, c.name);
+      await rig.externalSetMode('B', mode, c.name);
+      return ok;
+    }
+    case 'get_split_freq_mode': {
+      const r = await rig.externalRead();
+      const m = modeOf(r, 'B');
+      if (r.b_hz === null || m === null) return error(HamlibError.ETIMEOUT);
+      return { kind: 'values', values: [formatFreqHz(r.b_hz), m, passbandOf(m)] };
+    }
+    case 'get_ptt':
+      return { kind: 'values', values: [(await rig.externalReadPtt()) ? 1 : 0] };
+    case 'set_ptt': {
+      const ptt = parseInteger(req.args[0]);
+      if (ptt === null || ptt < 0 || ptt > 3) return error(HamlibError.EINVAL); // 0 off; 1 on, 2 mic, 3 data
+      if (ptt > 0) {
+        const why = d.pttBlock();
+        if (why) {
+          d.onRefused?.(`${c.name}: PTT refused: ${why}`);
+          return error(HamlibError.ERJCTED);
+        }
+      }
+      await rig.externalSetPtt(ptt > 0, c.name);
+      if (ptt > 0) d.onKeyed?.();
+      return ok;
+    }
+    case 'get_vfo_info': {
+      const v = vfoOf(req.args[0], c.current);
+      if (v === null) return error(HamlibError.EINVAL);
+      const r = await rig.externalRead();
+      const hz = freqOf(r, v);
+      const m = modeOf(r, v);
+      if (hz === null || m === null) return error(HamlibError.ETIMEOUT);
+      return { kind: 'values', values: [formatFreqHz(hz), m, passbandOf(m), r.split ? 1 : 0, model === 'rigB' ? 1 : 0] };
+    }
+    case 'get_vfo_list':
+      return { kind: 'values', values: [model === 'rigB' ? 'Main Sub' : 'VFOA VFOB'] };
+    case 'get_modes':
+      return { kind: 'values', values: [[...STATION_MODES].map((m) => TO_HAMLIB[m] ?? m).join(' ')] };
+    default:
+      // A command Hamlib knows that this station does not pass on (levels, functions, memories...).
+      return error(HamlibError.ENAVAIL);
+  }
+}
