@@ -346,3 +346,39 @@ describe('rigctld through the station, with Hamlib rigctl -m 2 and the IC-705 si
     await until(async () => (await hamlibRuntime()).rigctld_listening && !/EADDRINUSE/.test((await hamlibRuntime()).last_error ?? ''), 'back on its port');
   });
 });
+
+describe('rigctld with the IC-9700 simulator (rigB): MAIN receives, SUB transmits', { skip }, () => {
+  let f: RigFixture;
+  let port: number;
+  before(async () => {
+    f = await rigFixture({ kind: 'IC-9700', clock: systemClock, settings: { poll_interval_ms: POLL_MS } });
+    port = await freePort();
+    assert.equal((await f.s.post('/api/v1/settings/hamlib', { rigctld_enabled: true, rigctld_port: port })).status, 200);
+    await until(async () => (await f.s.get('/api/v1/system/state')).body.hamlibRuntime.rigctld_listening, 'listening');
+  });
+  after(async () => {
+    await f?.stop();
+  });
+
+  it('names Main and Sub, reports split on, sets MAIN and SUB through the radio controller', async () => {
+    const dump = await LineClient.open(port);
+    assert.deepEqual(await dump.ask('\\dump_state', 2), ['0', '3081'], 'Hamlib model 3081 (IC-9700)');
+    dump.close();
+    const c = await LineClient.open(port);
+    try {
+      assert.deepEqual(await c.ask('v'), ['Main']);
+      assert.deepEqual(await c.ask('s', 2), ['1', 'Sub']);
+      assert.deepEqual(await c.ask('S 0 Main'), ['RPRT -11'], 'SUB transmits in satellite mode: no split off');
+      assert.deepEqual(await c.ask('F 145880000'), ['RPRT 0']);
+      assert.deepEqual(await c.ask('I 435880000'), ['RPRT 0']);
+      assert.equal(f.sim.state.main.vfoA.freq === 145_880_000 || f.sim.state.vfoA.freq === 145_880_000, true, 'MAIN tuned');
+      assert.equal(f.sim.state.vfoB.freq, 435_880_000, 'SUB tuned');
+      assert.deepEqual(await c.ask('f'), ['145880000']);
+      assert.deepEqual(await c.ask('V Sub'), ['RPRT 0']);
+      assert.deepEqual(await c.ask('f'), ['435880000']);
+      assert.deepEqual(await c.ask('F 50000000'), ['RPRT -1'], '6 m is not');
+    } finally {
+      c.close();
+    }
+  });
+});
