@@ -9,6 +9,7 @@ import { PassFilterSection } from '../components/settings/PassFilterSection';
 import { RadioSection } from '../components/settings/RadioSection';
 import { AprsSection } from '../components/settings/AprsSection';
 import { RotatorSection } from '../components/settings/RotatorSection';
+import { HamlibSection } from '../components/settings/HamlibSection';
 import { AccessSection, LockBadge, useAccess } from '../components/settings/AccessSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
@@ -58,6 +59,7 @@ const SECTIONS: Array<[string, string]> = [
   ['radio', 'Radio'],
   ['aprs', 'APRS'],
   ['rotator', 'Rotator'],
+  ['hamlib', 'Hamlib'],
   ['catalog', 'Catalog'],
   ['snapshots', 'Snapshots'],
   ['network', 'Network'],
@@ -131,6 +133,9 @@ function Page() {
         </Section>
         <Section id="rotator" title="Antenna rotator">
           <RotatorSection />
+        </Section>
+        <Section id="hamlib" title="Hamlib (network rig and rotator control)">
+          <HamlibSection />
         </Section>
         <Section id="catalog" title="Catalog">
           <CatalogSection zone={zone} now={now} onRefreshed={() => setRefreshes((n) => n + 1)} />
