@@ -4,6 +4,8 @@ export interface RadioSummary {
   enabled: boolean;
   connected: boolean;
   control_mode: string;
+  /** Who holds the rig while control_mode is 'external' (a Hamlib client), when the block says. */
+  external_client?: string | null;
   selected_sat_id: string | null;
   control_state: string;
   last_error: string | null;
@@ -22,12 +24,22 @@ export interface AprsSummary {
 
 type Tone = 'ok' | 'warn' | 'bad' | 'idle';
 
+/**
+ * The rig's control mode in words: "manual applied", or for a Hamlib network client holding the
+ * rig (issue 26) who it is, "external: rigctld 127.0.0.1:50122", since the operator needs to know
+ * which program will answer for the next retune. Takes any block with the runtime's fields.
+ */
+export function controlWords(rt: { control_mode: string; external_client?: unknown }): string {
+  if (rt.control_mode !== 'external') return rt.control_mode.replace(/_/g, ' ');
+  return typeof rt.external_client === 'string' && rt.external_client ? `external: ${rt.external_client}` : 'external client';
+}
+
 export function radioLine(r: RadioSummary | null | undefined): { text: string; tone: Tone } {
   if (!r) return { text: 'radio: unknown', tone: 'idle' };
   if (r.last_error) return { text: `radio: ${r.last_error}`, tone: 'bad' };
   if (!r.enabled) return { text: 'radio: disabled', tone: 'idle' };
   if (!r.connected) return { text: 'radio: not connected', tone: 'idle' };
-  const what = r.selected_sat_id ? ` · ${r.control_state.replace(/_/g, ' ')} ${r.selected_sat_id}` : ` · ${r.control_mode.replace(/_/g, ' ')}`;
+  const what = r.selected_sat_id ? ` · ${r.control_state.replace(/_/g, ' ')} ${r.selected_sat_id}` : ` · ${controlWords(r)}`;
   return { text: `radio: connected${what}`, tone: 'ok' };
 }
 

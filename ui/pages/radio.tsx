@@ -5,7 +5,8 @@ import { mount } from '../components/mount';
 import { useNow } from '../components/useNow';
 import { usePoll } from '../components/usePoll';
 import type { Zone } from '../lib/time';
-import { useRadio, words } from '../components/radio/useRadio';
+import { useRadio } from '../components/radio/useRadio';
+import { controlWords } from '../lib/summaries';
 import { ReadbackPanel } from '../components/radio/ReadbackPanel';
 import { SessionPanel } from '../components/radio/SessionPanel';
 import { TrackPanel } from '../components/radio/TrackPanel';
@@ -55,7 +56,10 @@ function Page() {
             <span data-connection>{rt.connected ? 'connected' : 'not connected'}</span>
             {s.settings.transport === 'wifi' && <span data-connection-transport> · Wi-Fi</span>}
           </StatusBadge>
-          <StatusBadge tone={rt.control_mode === 'idle' ? 'idle' : 'warn'}>{words(rt.control_mode)}</StatusBadge>
+          {/* An external holder is named here: the operator must see which program retunes the rig. */}
+          <span class="radio-holder" data-control-holder={rt.control_mode}>
+            <StatusBadge tone={rt.control_mode === 'idle' ? 'idle' : 'warn'}>{controlWords(rt)}</StatusBadge>
+          </span>
         </div>
       }
     >

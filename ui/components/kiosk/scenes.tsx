@@ -3,7 +3,7 @@ import { StatusBadge, type Tone } from '../StatusBadge';
 import type { Recommendation } from '../Tune';
 import { deg, mhz, shortName } from '../../lib/format';
 import { passClock } from '../../lib/pass';
-import { aprsLine, type AprsSummary } from '../../lib/summaries';
+import { aprsLine, controlWords, type AprsSummary } from '../../lib/summaries';
 import { clock, countdown, zoneLabel, type Zone } from '../../lib/time';
 import type { KioskSystemState, PassItem } from './types';
 
@@ -149,7 +149,7 @@ export function RadioScene(props: { sys: KioskSystemState; now: number; zone: Zo
       {pc && pc.stage !== 'after' ? <Count label={pc.label} ms={pc.remainingMs} /> : <div class="k-line muted">{pass ? 'pass ended' : 'no pass in view'}</div>}
       <Pair rec={rec} />
       <div class="k-meta">
-        {words(rs.screen_state)} · rig {rt.last_error ? `error: ${rt.last_error}` : rt.connected ? `connected, ${words(rt.control_mode)}` : 'not connected'}
+        {words(rs.screen_state)} · rig {rt.last_error ? `error: ${rt.last_error}` : rt.connected ? `connected, ${controlWords(rt)}` : 'not connected'}
         {pass && ` · ${clock(pass.aos, zone)}–${clock(pass.los, zone)} ${zoneLabel(zone)}`}
         {rs.max_el_deg != null && ` · max ${deg(rs.max_el_deg)}`}
       </div>

@@ -1,5 +1,6 @@
+import { controlWords } from '../../lib/summaries';
 import { age } from '../../lib/time';
-import { OutcomeLine, rigMhz, STATE_POLL_MS, words, type Radio } from './useRadio';
+import { OutcomeLine, rigMhz, STATE_POLL_MS, type Radio } from './useRadio';
 
 /** A readback older than this while connected is shown red: the rig stopped answering polls. */
 const STALE_POLL_MS = 10_000;
@@ -48,8 +49,9 @@ export function ReadbackPanel({ r, now }: { r: Radio; now: number }) {
         <dt>Scope</dt>
         <dd data-scope>{flag(rt.raw_state.scope_enabled)}</dd>
         <dt>Control</dt>
-        <dd data-control-mode>
-          {words(rt.control_mode)}
+        {/* An external holder's name takes the rest of its row, so its address never breaks mid-number. */}
+        <dd data-control-mode class={rt.control_mode === 'external' ? 'warn radio-holder' : undefined}>
+          {controlWords(rt)}
           {rt.active_sat_id && ` · ${rt.active_sat_id}`}
         </dd>
         <dt>Read</dt>
