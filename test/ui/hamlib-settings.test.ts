@@ -136,6 +136,12 @@ describe('/settings: the Hamlib section', { skip }, () => {
       await screenshot(page, `hamlib-settings-recipes-${vp.name}`);
       assert.equal(await horizontalOverflow(page), 0, vp.name);
     }
+    // Night mode: the warning stays readable red on black.
+    await page.setViewportSize(VIEWPORTS[0]);
+    await page.evaluate(() => document.documentElement.classList.add('night'));
+    await warning.scrollIntoViewIfNeeded();
+    await screenshot(page, 'hamlib-settings-exposed-night-480x320');
+    await page.evaluate(() => document.documentElement.classList.remove('night'));
     await page.setViewportSize(VIEWPORTS[2]);
 
     // Back on the loopback: the warning goes.
