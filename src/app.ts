@@ -26,6 +26,7 @@ import { AccessService } from './access/access-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
+import { bundledTransmitterRecords, BUNDLED_TRANSMITTERS_DATE } from './guidance/transmitters/bundled.js';
 import { PASS_TABLE_CRON } from './orbit/pass-table-service.js';
 import { Datasets } from './catalog/datasets.js';
 import { Scheduler } from './util/scheduler.js';
@@ -85,7 +86,8 @@ export class App {
     // What the first /health does not need waits for listen: the persisted pass table's load.
     orbit.table.loadAfter(new Promise<void>((resolve) => (this.listened = resolve)));
     this.parts.push(orbit);
-    const guidance = new GuidanceService({ catalog, orbit });
+    // Profiles from the bundled SatNOGS transmitters (a refresh replaces them), operator profiles in DATA_DIR.
+    const guidance = new GuidanceService({ catalog, orbit, transmitters: { records: bundledTransmitterRecords, date: BUNDLED_TRANSMITTERS_DATE }, dataDir: config.dataDir });
     this.parts.push(guidance);
     scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());
     // After datasets (which registers its jobs); stops first on SIGTERM, so no tick starts mid-shutdown.

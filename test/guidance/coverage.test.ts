@@ -77,9 +77,11 @@ describe('coverage of the bundled transmitter data (issue 27 goal ≥ 95%)', () 
     assert.ok(pct >= 95, `coverage ${pct.toFixed(1)}% below 95%: ${missing.join('; ')}`);
   });
 
-  it('the app default (profile file only) still serves the 26 bundled two-way profiles', () => {
+  it('the app serves the transmitter-built set: receive-only profiles, and the two-way ones keep uhf_only', () => {
     const list = s.app.services.guidance.profilesList();
-    assert.equal(list.length, 26);
-    assert.ok(list.every((p) => p.source === 'bundled' && !p.receive_only && p.profile.correction_side === 'uhf_only'));
+    assert.ok(list.length >= 85, `${list.length} profiles`);
+    assert.ok(list.some((p) => p.receive_only && p.profile.correction_side === 'downlink_only'));
+    assert.ok(list.filter((p) => !p.receive_only && p.profile.mode === 'fm').every((p) => p.profile.correction_side === 'uhf_only'));
+    assert.ok(list.every((p) => p.source === 'transmitters' || p.source === 'bundled'));
   });
 });

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
-import { FrequencyMatrixSchema, FrequencyRecommendationSchema } from '../../guidance/schemas.js';
+import { FrequencyMatrixSchema, FrequencyRecommendationSchema, ProfileEntrySchema } from '../../guidance/schemas.js';
+import { OperatorProfileInputSchema } from '../../guidance/operator-profiles.js';
+import { TRANSMITTERS_ATTRIBUTION } from '../../guidance/transmitters/bundled.js';
 import { PassItemSchema } from '../../orbit/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';
 import { DEFAULT_MIN_EL_DEG } from '../../station/pass-filter.js';
@@ -24,6 +26,26 @@ const RecommendationResponse = v.object({
   }),
   recommendation: v.pipe(v.nullable(FrequencyRecommendationSchema), v.description('null when the satellite has no guidance profile')),
   matrix: v.pipe(v.nullable(FrequencyMatrixSchema), v.description('null unless the profile is linear')),
+});
+
+const ListedProfileSchema = v.object({
+  sat_id: v.string(),
+  norad_id: v.number(),
+  name: v.string(),
+  source: v.pipe(v.picklist(['bundled', 'transmitters', 'operator']), v.description('operator profiles win over the transmitter data, which wins over the bundled file')),
+  date: v.pipe(v.string(), v.description('UTC ISO 8601: when the source\'s data was taken (operator: when saved)')),
+  receive_only: v.boolean(),
+  profile: ProfileEntrySchema,
+});
+
+const AttributionSchema = v.object({
+  date: v.string(),
+  title: v.string(),
+  publisher: v.string(),
+  url: v.string(),
+  licence: v.string(),
+  licence_url: v.string(),
+  changes: v.string(),
 });
 
 const passJson = (p: PassEvent) => ({ sat_id: p.sat_id, name: p.name, aos: p.aos, tca: p.tca, los: p.los, max_el_deg: p.max_el_deg });
@@ -61,6 +83,36 @@ export function frequencyGuideRoutes(s: Services): RouteDef[] {
           matrix: g.matrix,
         };
       },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/v1/frequency-guides/profiles',
+      tag: 'frequency-guides',
+      summary:
+        'Every guidance profile with its source (bundled, transmitters: built from SatNOGS DB transmitter data, operator: edited here) and date. ' +
+        `Transmitter data: ${TRANSMITTERS_ATTRIBUTION.publisher}, ${TRANSMITTERS_ATTRIBUTION.url}, ${TRANSMITTERS_ATTRIBUTION.licence} (${TRANSMITTERS_ATTRIBUTION.licence_url}).`,
+      response: v.object({ items: v.array(ListedProfileSchema), attribution: AttributionSchema }),
+      handler: () => ({ items: s.guidance.profilesList(), attribution: TRANSMITTERS_ATTRIBUTION }),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/frequency-guides/profiles',
+      tag: 'frequency-guides',
+      summary:
+        'Add or replace the operator profile of a catalog satellite (Hz; mode fm with one column, uplink_hz null for receive-only, or linear with up to 16 columns). ' +
+        'It wins over the data, persists atomically and survives refreshes; each bad field is named in the 400.',
+      body: OperatorProfileInputSchema,
+      response: v.object({ profile: ListedProfileSchema }),
+      handler: async ({ body }) => ({ profile: await s.guidance.setOperatorProfile(body, s.clock.now()) }),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/frequency-guides/profiles/delete',
+      tag: 'frequency-guides',
+      summary: 'Remove the operator profile of a satellite: it returns to the data\'s profile (answered, or null when the data has none). 404 when it had no operator profile.',
+      body: v.object({ sat_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) }),
+      response: v.object({ profile: v.nullable(ListedProfileSchema) }),
+      handler: async ({ body }) => ({ profile: await s.guidance.deleteOperatorProfile(body.sat_id) }),
     }),
   ];
 }
