@@ -116,6 +116,7 @@ export function radioControlSummary(enabled: boolean, runtime: RadioRuntime, ses
     enabled,
     connected: runtime.connected,
     control_mode: runtime.control_mode,
+    external_client: runtime.external_client,
     active_sat_id: runtime.active_sat_id,
     session_active: session.active,
     selected_sat_id: session.selected_sat_id,

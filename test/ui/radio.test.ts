@@ -194,13 +194,14 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     await note.scrollIntoViewIfNeeded();
     await screenshot(page, 'radio-apply-note-800x480');
 
-    // Apply the first listed satellite the rig may work (the list follows the real clock).
+    // Apply the first listed two-way satellite the rig may work (the list follows the real clock;
+    // a receive-only one leaves split off).
     const values = await page.locator('#track-sat option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     let applied = false;
     for (const v of values) {
       await page.selectOption('#track-sat', v);
       const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/v1/radio/apply')), page.getByRole('button', { name: 'Apply now' }).click()]);
-      if (answer.status() === 200) {
+      if (answer.status() === 200 && (await answer.json()).recommendation.uplink_hz !== null) {
         applied = true;
         break;
       }
