@@ -5,13 +5,13 @@ import { describe, it } from 'node:test';
 
 // The APRS log is split along its seams: AprsLog composes the memory (ring.ts, entry-ids.ts),
 // the line format (log-line.ts), the compaction rules (compaction.ts), the reader at load
-// (log-reader.ts) and the one writer (log-writer.ts over line-appender.ts). Checked on the
+// (log-reader.ts) and the one writer (log-writer.ts over store/line-appender.ts, shared with the logbook). Checked on the
 // source, so a later edit cannot quietly pour them back into one class.
 
 const root = resolve(import.meta.dirname, '..', '..');
 const LOG_DIR = join(root, 'src', 'aprs', 'log');
 /** The only modules of the log that touch the file system. */
-const FILE_IO = new Set(['log-reader.ts', 'log-writer.ts', 'line-appender.ts']);
+const FILE_IO = new Set(['log-reader.ts', 'log-writer.ts']);
 /** What the rest of the program may import from src/aprs/log/: the log itself (loaded lazily by
  * the APRS service, so its parts ride in its chunk) and the schema, export and bucket rules the
  * HTTP layer needs without loading the log. */

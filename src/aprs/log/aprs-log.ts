@@ -2,7 +2,7 @@ import type { Clock } from '../../util/clock.js';
 import { logger, type Logger } from '../../util/logger.js';
 import { ageBucketCutoff, type AgeBucket } from './age-bucket.js';
 import { EntryIds } from './entry-ids.js';
-import { describeIoError as describe } from './io-error.js';
+import { describeIoError as describe } from '../../store/io-error.js';
 import type { AprsLogEntry } from './log-entry.js';
 import { admitInput, type AprsLogInput } from './log-line.js';
 import { readLogFile } from './log-reader.js';

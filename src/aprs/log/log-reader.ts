@@ -3,7 +3,7 @@ import { open, stat, truncate } from 'node:fs/promises';
 import { moveAside, removeStaleTemps } from '../../store/atomic-file.js';
 import type { Logger } from '../../util/logger.js';
 import { compactLimit, tailBytes } from './compaction.js';
-import { describeIoError, errnoOf } from './io-error.js';
+import { describeIoError, errnoOf } from '../../store/io-error.js';
 import type { AprsLogEntry } from './log-entry.js';
 import { MAX_LINE_BYTES, parseLine } from './log-line.js';
 

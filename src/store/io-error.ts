@@ -1,4 +1,4 @@
-import { StorageError, errorMessage } from '../../util/errors.js';
+import { StorageError, errorMessage } from '../util/errors.js';
 
 // How the log names a failed file operation in lastError and its warnings: the errno (ENOSPC,
 // ENOTDIR…) when there is one, since that is what the operator can act on.
