@@ -97,11 +97,12 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     // Session: nothing selected, so only picking a pass is possible.
     assert.equal(await page.getByRole('button', { name: 'Test', exact: true }).isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Clear', exact: true }).isDisabled(), true);
-    // Upcoming passes show the whole pair: downlink and uplink with their modes.
+    // Upcoming passes show the whole pair: downlink and uplink with their modes; a receive-only
+    // satellite its downlink alone, with mode and baud, and no uplink arrow (issue 27).
     const buttons = page.locator('.radio-passes button');
     await buttons.first().waitFor();
     for (const pairText of await page.locator('.radio-passes [data-pass-pair]').allInnerTexts()) {
-      assert.match(pairText, /↓ \d+\.\d{3} \d{3} [A-Z-]+ · ↑ (\d+\.\d{3} \d{3} [A-Z-]+|none)/, pairText);
+      assert.match(pairText, /^↓ \d+\.\d{3} \d{3} [A-Z-]+( \d+ Bd)? · (↑ \d+\.\d{3} \d{3} [A-Z-]+|receive only$)/, pairText);
     }
     assert.equal(await page.locator('.radio-passes [data-pass-pair]').count(), await buttons.count(), 'every listed pass shows its pair');
     // The operator picks a satellite in the Apply selector before pinning a pass (the last listed).

@@ -1,4 +1,5 @@
 import { mhz } from '../lib/format';
+import { isReceiveOnly, listenText } from '../lib/guidance';
 import './tune.css';
 
 /** The fields of a frequency recommendation the screens show (spec part 2). */
@@ -14,6 +15,12 @@ export interface Recommendation {
   uplink_mode?: string | null;
   downlink_mode?: string | null;
   ctcss_hz?: number | null;
+  /** Issue 27: a downlink to hear and no uplink (beacon, telemetry); uplink_mhz is then null. */
+  receive_only?: boolean;
+  /** Symbol rate of a data downlink, null for voice and CW. */
+  baud?: number | null;
+  /** What the operator will hear (the SatNOGS description). */
+  description?: string | null;
 }
 
 export interface MatrixRow {
@@ -33,11 +40,12 @@ export interface Matrix {
 export function Tune(props: { rec: Recommendation | null; matrix?: Matrix | null; class?: string }) {
   const r = props.rec;
   if (!r) return <div class={`tune ${props.class ?? ''} muted`}>No frequency profile for this satellite</div>;
+  if (isReceiveOnly(r)) return <ListenOnly r={r} class={props.class} />;
   const row = props.matrix?.rows.find((x) => x.phase === props.matrix!.active_phase);
   return (
     <div class={`tune ${props.class ?? ''}`} data-tune>
       <div class="tune-pair num">
-        <span class={`tune-label ${r.label === 'Tune now' ? 'ok' : ''}`}>{r.label}</span>
+        <TuneLabel r={r} />
         <span title="downlink (receive)">
           ↓ <b>{mhz(r.downlink_mhz)}</b>
           <small>MHz</small> {r.downlink_mode ?? ''}
@@ -63,6 +71,33 @@ export function Tune(props: { rec: Recommendation | null; matrix?: Matrix | null
           ))}
         </div>
       )}
+    </div>
+  );
+}
+
+const TuneLabel = ({ r }: { r: Recommendation }) => <span class={`tune-label ${r.label === 'Tune now' ? 'ok' : ''}`}>{r.label}</span>;
+
+/**
+ * A receive-only satellite: the corrected downlink with the mode the rig takes and the symbol
+ * rate, then what it sends (the description) where the screen has room for the meta line. No
+ * uplink arrow at all: an empty ↑ would read as "transmit here, frequency unknown".
+ */
+function ListenOnly(props: { r: Recommendation; class?: string }) {
+  const r = props.r;
+  return (
+    <div class={`tune ${props.class ?? ''}`} data-tune data-receive-only>
+      <div class="tune-pair num">
+        <TuneLabel r={r} />
+        <span title="downlink (receive only)">
+          ↓ <b>{mhz(r.downlink_mhz)}</b>
+          <small>MHz</small> {listenText(r)}
+        </span>
+        <span class="tune-rx muted">receive only</span>
+      </div>
+      <div class="tune-meta muted">
+        phase {r.phase}
+        {r.description ? ` · ${r.description}` : ''}
+      </div>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Shell } from '../components/Shell';
 import { SkyPlot } from '../components/SkyPlot';
 import { ElementAge, StaleBanner } from '../components/StaleBanner';
 import type { Recommendation } from '../components/Tune';
+import { isReceiveOnly, listenText } from '../lib/guidance';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
@@ -56,6 +57,15 @@ const PAGE_ROWS = 30;
 /** The embedded recommendation: frequencies in MHz (the column says so), tone, and its label. */
 function Guidance({ r }: { r: Recommendation | null }) {
   if (!r) return <span class="muted">no profile</span>;
+  if (isReceiveOnly(r))
+    return (
+      <span class="num tune" data-receive-only title={r.description ? `receive only: ${r.description}` : 'receive only'}>
+        <span>
+          ↓{mhz(r.downlink_mhz)} {listenText(r)}
+        </span>
+        <span class="muted">{r.label}</span>
+      </span>
+    );
   return (
     <span class="num tune">
       <span>↓{mhz(r.downlink_mhz)} {r.downlink_mode}</span>

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { StatusBadge, type Tone } from '../StatusBadge';
 import type { Recommendation } from '../Tune';
 import { deg, mhz, shortName } from '../../lib/format';
+import { isReceiveOnly, listenText } from '../../lib/guidance';
 import { passClock } from '../../lib/pass';
 import { aprsLine, controlWords, type AprsSummary } from '../../lib/summaries';
 import { clock, countdown, zoneLabel, type Zone } from '../../lib/time';
@@ -28,6 +29,21 @@ export function Pair(props: { rec: Recommendation | null | undefined; none?: str
   const r = props.rec;
   if (!r || (r.downlink_mhz == null && r.uplink_mhz == null)) return <span class="k-pair muted">{props.none ?? 'no frequency profile'}</span>;
   const unit = props.compact ? ' ' : ' MHz ';
+  if (isReceiveOnly(r)) {
+    // Receive only: the downlink with its mode and baud; what it sends where the scene has room.
+    return (
+      <span class={`k-pair num ${props.compact ? 'k-compact' : ''}`} data-pair data-receive-only>
+        <span title="downlink (receive only)">
+          ↓ <b>{mhz(r.downlink_mhz)}</b>
+          <small>
+            {unit}
+            {listenText(r)}
+          </small>
+        </span>
+        {!props.compact && <small class="k-rx-what">receive only{r.description ? ` · ${r.description}` : ''}</small>}
+      </span>
+    );
+  }
   const tone = r.ctcss_hz != null ? r.ctcss_hz.toFixed(1) : null;
   return (
     <span class={`k-pair num ${props.compact ? 'k-compact' : ''}`} data-pair>

@@ -1,4 +1,5 @@
 import { clock, countdown, type Zone } from '../../lib/time';
+import { isReceiveOnly, listenText } from '../../lib/guidance';
 import { rigMhz } from './useRadio';
 
 /** An upcoming pass as /api/v1/passes lists it (the fields the radio page uses). */
@@ -8,7 +9,25 @@ export interface UpcomingPass {
   aos: string;
   los: string;
   max_el_deg: number;
-  frequencyRecommendation: { downlink_hz: number; downlink_mode: string; uplink_hz: number | null; uplink_mode: string; ctcss_hz?: number | null } | null;
+  frequencyRecommendation: PassPair | null;
+}
+
+/** The embedded recommendation's fields this list shows (Hz, as the rig is tuned). */
+export interface PassPair {
+  downlink_hz: number;
+  downlink_mode: string;
+  uplink_hz: number | null;
+  uplink_mode: string;
+  ctcss_hz?: number | null;
+  receive_only?: boolean;
+  baud?: number | null;
+  description?: string | null;
+}
+
+/** "↓ 145.825 000 FM-D 1200 Bd · receive only" or "↓ … FM · ↑ … FM · 67.0 Hz": no empty uplink for a satellite only heard. */
+export function pairText(rec: PassPair): string {
+  if (isReceiveOnly(rec)) return `↓ ${rigMhz(rec.downlink_hz)} ${listenText(rec)} · receive only`;
+  return `↓ ${rigMhz(rec.downlink_hz)} ${rec.downlink_mode} · ↑ ${rigMhz(rec.uplink_hz)} ${rec.uplink_mode}` + (rec.ctcss_hz != null ? ` · ${rec.ctcss_hz.toFixed(1)} Hz` : '');
 }
 
 /** Passes shown to pick from: the next ones; the rest are further away than a session needs. */
@@ -36,8 +55,7 @@ export function PassList(props: { passes: UpcomingPass[]; now: number; zone: Zon
               </span>
               {rec && (
                 <span class="num muted" data-pass-pair>
-                  ↓ {rigMhz(rec.downlink_hz)} {rec.downlink_mode} · {rec.uplink_hz ? `↑ ${rigMhz(rec.uplink_hz)} ${rec.uplink_mode}` : '↑ none (receive only)'}
-                  {rec.ctcss_hz != null && ` · ${rec.ctcss_hz.toFixed(1)} Hz`}
+                  {pairText(rec)}
                 </span>
               )}
             </button>

@@ -113,8 +113,16 @@ export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: Upcom
       )}
       {s.test_pair && (
         <p class="num" data-test-pair>
-          Pair ↑ {rigMhz(s.test_pair.uplink_hz)} {s.test_pair.uplink_mode} · ↓ {rigMhz(s.test_pair.downlink_hz)} {s.test_pair.downlink_mode}
-          {s.test_pair.ctcss_hz != null && ` · ${s.test_pair.ctcss_hz.toFixed(1)} Hz`} <span class="muted">({s.test_pair.source})</span>
+          {s.test_pair.uplink_hz == null ? (
+            // A receive-only satellite's test pair is its downlink alone: no uplink is ever set.
+            <>Pair ↓ {rigMhz(s.test_pair.downlink_hz)} {s.test_pair.downlink_mode} · receive only</>
+          ) : (
+            <>
+              Pair ↑ {rigMhz(s.test_pair.uplink_hz)} {s.test_pair.uplink_mode} · ↓ {rigMhz(s.test_pair.downlink_hz)} {s.test_pair.downlink_mode}
+              {s.test_pair.ctcss_hz != null && ` · ${s.test_pair.ctcss_hz.toFixed(1)} Hz`}
+            </>
+          )}{' '}
+          <span class="muted">({s.test_pair.source})</span>
         </p>
       )}
       {s.ended_reason && (
