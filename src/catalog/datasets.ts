@@ -14,6 +14,7 @@ import { CatalogRefresh, type RefreshReport } from './refresh-service.js';
 import { SnapshotService } from './snapshots.js';
 import { heldFileName } from './source-state.js';
 import { StatusService, type StatusReport } from './status-service.js';
+import { TransmittersRefresh, type TransmittersConsumer, type TransmittersSummary } from './transmitters-refresh.js';
 
 const log = logger('datasets');
 
@@ -27,7 +28,8 @@ export interface DatasetsDeps {
   /** The operator's offline switch (station network resource): refreshes are skipped while on. */
   isOffline: () => boolean;
   scheduler: Scheduler;
-  /** Clears the lite snapshot cache after a scheduled refresh changed the catalog. */
+  /** Guidance's profile rebuild from transmitter records; absent: no transmitters refresh (tools, older wiring). */
+  transmitters?: TransmittersConsumer;
 }
 
 export class Datasets {
@@ -35,6 +37,7 @@ export class Datasets {
   readonly refresher: CatalogRefresh;
   readonly status: StatusService;
   readonly snapshots: SnapshotService;
+  readonly transmitters: TransmittersRefresh | null;
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly d: DatasetsDeps) {
@@ -42,16 +45,32 @@ export class Datasets {
     this.snapshots = new SnapshotService(d.config.dataDir, d.clock, d.catalog);
     this.refresher = new CatalogRefresh({ config: d.config, clock: d.clock, stores: d.stores, catalog: d.catalog, snapshots: this.snapshots, isOffline });
     this.status = new StatusService(d.catalog, d.clock, () => d.stores.catalogSources.get(), isOffline);
+    this.transmitters = d.transmitters
+      ? new TransmittersRefresh({
+          dir: d.catalog.dir,
+          clock: d.clock,
+          settings: () => d.stores.catalogSources.get(),
+          isOffline,
+          inCatalog: (norad) => d.catalog.current().byNorad.has(norad),
+          consumer: d.transmitters,
+        })
+      : null;
   }
 
-  /** Catalog refresh, then the (12-hour guarded) status refresh. */
-  async refresh(trigger: string): Promise<{ catalog: RefreshReport; status: StatusReport }> {
+  /**
+   * Catalog refresh, the (12-hour guarded) status refresh, then the transmitters (daily guard,
+   * which `forceTransmitters` passes: the operator asked), after the catalog so new satellites count.
+   */
+  async refresh(trigger: string, opts: { forceTransmitters?: boolean } = {}): Promise<{ catalog: RefreshReport; status: StatusReport; transmitters: TransmittersSummary | null }> {
     const catalog = await this.refresher.refresh(trigger);
     const status = await this.status.refresh(trigger);
-    return { catalog, status };
+    const transmitters = (await this.transmitters?.refresh(trigger, { force: opts.forceTransmitters })) ?? null;
+    return { catalog, status, transmitters };
   }
 
   start(): void {
+    // Not awaited: the first /health does not wait for 500 KiB of JSON; refreshes wait for it.
+    void this.transmitters?.loadPersisted().catch((err) => log.warn('loading the persisted transmitters failed', err));
     this.schedule();
     this.unsubscribe = this.d.stores.catalogSources.onChange(() => this.schedule());
     this.d.scheduler.onPrune('catalog-held-sources', () => this.pruneHeldSources());
@@ -61,6 +80,7 @@ export class Datasets {
     this.unsubscribe?.();
     await this.refresher.stop();
     await this.status.stop();
+    await this.transmitters?.stop();
     await this.snapshots.flush();
   }
 
@@ -76,6 +96,13 @@ export class Datasets {
       const r = await this.status.refresh('schedule');
       if (r.error) throw new Error(r.error);
     });
+    const transmitters = this.transmitters;
+    if (transmitters) {
+      this.d.scheduler.add('transmitters-refresh', s.transmitters_cron, async () => {
+        const r = await transmitters.refresh('schedule');
+        if (r.error) throw new Error(r.error);
+      });
+    }
     this.d.scheduler.add('log-pruning', LOG_PRUNE_CRON, () => this.d.scheduler.prune());
   }
 

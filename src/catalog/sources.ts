@@ -13,6 +13,10 @@ export const DEFAULT_STATUS_URL = 'https://www.amsat.org/status/api/v1/summary.p
 /** Daily at 04:17 local: off the hour, so appliances do not all hit CelesTrak at once. */
 export const DEFAULT_REFRESH_CRON = '17 4 * * *';
 export const DEFAULT_STATUS_CRON = '43 */12 * * *';
+/** SatNOGS DB's active transmitters (JSON, ~2,900 records, ~2 MB): the data guidance profiles are built from. */
+export const DEFAULT_TRANSMITTERS_SOURCE = 'https://db.satnogs.org/api/transmitters/?format=json&status=active';
+/** Weekly, Monday 05:29 local: frequencies change over weeks, and off the hour spares SatNOGS DB the crowd. */
+export const DEFAULT_TRANSMITTERS_CRON = '29 5 * * 1';
 
 /** Kernel and device trees: never a catalog, and reading them can hang or never end. */
 const SPECIAL_DIRS = /^\/(dev|proc|sys|run)(\/|$)/;
@@ -51,6 +55,8 @@ const cronExpr = v.pipe(
  * while parsed a record at a time, so 32 MiB of body stays well inside the unit's MemoryMax.
  */
 export const MAX_SOURCE_BYTES = 32 * 1024 * 1024;
+/** The full transmitters dump is ~2 MB; four times that is room to grow, and still a bounded JSON.parse. */
+export const MAX_TRANSMITTERS_BYTES = 8 * 1024 * 1024;
 
 export const CatalogSourcesSchema = v.object({
   /** URLs (http/https) or file paths; OMM JSON or TLE text, detected by content. */
@@ -60,6 +66,9 @@ export const CatalogSourcesSchema = v.object({
   /** AMSAT status source (summary.php, sat_info.php-style JSON or the status page HTML); "" disables it. */
   status_url: v.union([v.literal(''), v.pipe(v.string(), v.url())]),
   status_cron: cronExpr,
+  /** SatNOGS DB transmitters JSON (URL or absolute file path) guidance profiles are rebuilt from; "" disables it. */
+  transmitters_source: v.union([v.literal(''), source]),
+  transmitters_cron: cronExpr,
   /** Per-source limits: the whole answer must arrive within the timeout and under the cap. */
   fetch_timeout_ms: v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(300_000)),
   max_bytes: v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(MAX_SOURCE_BYTES)),
@@ -71,6 +80,8 @@ export const defaultCatalogSources = (): CatalogSources => ({
   refresh_cron: DEFAULT_REFRESH_CRON,
   status_url: DEFAULT_STATUS_URL,
   status_cron: DEFAULT_STATUS_CRON,
+  transmitters_source: DEFAULT_TRANSMITTERS_SOURCE,
+  transmitters_cron: DEFAULT_TRANSMITTERS_CRON,
   fetch_timeout_ms: 20_000,
   // CelesTrak's amateur and stations groups are ~60 KiB each as JSON; the whole active catalog ~12 MiB.
   max_bytes: 16 * 1024 * 1024,
