@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { removeStaleTempsIn } from './store/atomic-file.js';
 import type { Config } from './config.js';
 import { HttpServer } from './http/server.js';
@@ -23,6 +24,9 @@ import { DeviceClaims } from './util/device-claims.js';
 import type { LanHubDeps } from './radio/lan/lan-hub.js';
 import { LazyLanHub } from './radio/lan/lazy-lan-hub.js';
 import { AccessService } from './access/access-service.js';
+import { LogbookArea } from './logbook/logbook-area.js';
+import { LOGBOOK_MAX_RECORDS } from './logbook/schemas.js';
+import { logbookStation } from './logbook-station.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
@@ -175,6 +179,16 @@ export class App {
       },
     });
     this.parts.push(hamlib); // stops first: its clients go before the rig and the rotator they drive
+    const logbook = new LogbookArea({
+      clock,
+      store: stores.logbook,
+      path: join(config.dataDir, 'logbook.jsonl'),
+      maxRecords: LOGBOOK_MAX_RECORDS,
+      station: logbookStation({ aprs, location, radio, liteSettings, orbit, stores, catalog, guidance }),
+      log: logger('logbook'),
+      programVersion: VERSION,
+    });
+    this.parts.push(logbook); // stops before the rest: a push under way is cut and stays pending
     // The emergency stop drops external control at once; the APRS side unkeys the rig itself.
     aprs.onEmergencyStop(() => {
       hamlib.emergencyStop();
@@ -203,6 +217,7 @@ export class App {
       rotator,
       hamlib,
       access,
+      logbook,
     };
     // No lite invalidation on location change: the cache key carries the rounded location, and the
     // spec lists exactly which routes clear the cache (POST /location among them).

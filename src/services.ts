@@ -19,6 +19,7 @@ import type { AprsService } from './aprs/aprs-service.js';
 import type { RotatorArea } from './rotator/rotator-area.js';
 import type { AccessService } from './access/access-service.js';
 import type { HamlibArea } from './hamlib/hamlib-area.js';
+import type { LogbookArea } from './logbook/logbook-area.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
 // import it without importing app.ts (which imports the routes).
@@ -71,4 +72,6 @@ export interface Services {
   hamlib: HamlibArea;
   /** The operator lock: open by default; when locked, POSTs need the operator token (the HTTP gate). */
   access: AccessService;
+  /** The QSO logbook (journal file, ADIF export, Cloudlog/Wavelog push queue), loaded on first use. */
+  logbook: LogbookArea;
 }

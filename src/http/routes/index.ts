@@ -19,6 +19,7 @@ import { radioRoutes } from './radio.js';
 import { aprsRoutes } from './aprs.js';
 import { rotatorRoutes } from './rotator.js';
 import { accessRoutes } from './access.js';
+import { logbookRoutes } from './logbook.js';
 
 // Route files in the order /docs lists them.
 const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
@@ -39,6 +40,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   aprsRoutes,
   rotatorRoutes,
   accessRoutes,
+  logbookRoutes,
 ];
 
 /** Every route of the appliance; a route's file is named after its path area. */

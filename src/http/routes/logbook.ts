@@ -1,0 +1,85 @@
+import * as v from 'valibot';
+import type { Services } from '../../services.js';
+import { RawReply, route, type RouteDef } from '../route.js';
+import { stateRoutes } from '../state-routes.js';
+import { LOGBOOK_MAX_RECORDS, QsoRecordSchema, QsoRequestSchema } from '../../logbook/schemas.js';
+
+// /api/v1/logbook/* and /api/v1/settings/logbook (issue 28): validate, call the logbook, shape
+// the answer. The logbook loads on the first of these calls (src/logbook/logbook-area.ts).
+
+const QsoIdSchema = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be a QSO id'));
+
+const LogbookStatusSchema = v.object({
+  records: v.number(),
+  pending: v.number(),
+  failed: v.number(),
+  last_error: v.nullable(v.string()),
+  queue: v.object({ running: v.boolean(), retry_at: v.nullable(v.string()), failures: v.number() }),
+});
+
+export function logbookRoutes(s: Services): RouteDef[] {
+  const base = '/api/v1/logbook';
+  const book = () => s.logbook.get();
+  return [
+    route({
+      method: 'POST',
+      path: `${base}/qso`,
+      tag: 'logbook',
+      summary:
+        'Log a QSO {call, their_grid?, rst_sent?, rst_rcvd?, comment?, sat_id?, time_on?}. The station fills the rest: the satellite (sat_id, else the radio session\'s, else the lite focus pass under way; neither: a plain QSO on the rig\'s frequencies), ' +
+        'sat_name in LoTW\'s naming, sat_mode, prop_mode SAT, freq_mhz (uplink) and freq_rx_mhz (downlink) from the rig when it tracks that satellite or else the frequency guide, band/band_rx, mode/submode, ' +
+        'station_callsign (logbook setting, else the APRS callsign), my_gridsquare (6 characters), time_on (now when absent), id; push_state pending. Answered once the QSO is in the file. 409 without a station callsign',
+      body: QsoRequestSchema,
+      response: v.object({ qso: QsoRecordSchema }),
+      handler: async ({ body }) => ({ qso: await (await book()).log(body) }),
+    }),
+    route({
+      method: 'GET',
+      path: base,
+      tag: 'logbook',
+      summary: `The logged QSOs, newest first (time_on), each with its push_state (pending, pushed, failed) and push_error; at most ${LOGBOOK_MAX_RECORDS} are kept`,
+      query: v.object({ limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1), v.maxValue(LOGBOOK_MAX_RECORDS))) }),
+      response: v.object({ items: v.array(QsoRecordSchema) }),
+      handler: async ({ query }) => ({ items: (await book()).list(query.limit) }),
+    }),
+    route({
+      method: 'POST',
+      path: `${base}/qso/delete`,
+      tag: 'logbook',
+      summary: 'Delete a QSO {id} from the logbook (not from a logger it was pushed to); answers the deleted QSO, 404 for an unknown id',
+      body: v.object({ id: QsoIdSchema }),
+      response: v.object({ deleted: QsoRecordSchema }),
+      handler: async ({ body }) => ({ deleted: await (await book()).remove(body.id) }),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/status`,
+      tag: 'logbook',
+      summary: 'Logbook counts (records, pending and failed pushes), the last file error and the push queue (running, retry_at after a transient failure)',
+      response: LogbookStatusSchema,
+      handler: async () => (await book()).status(),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/export.adi`,
+      tag: 'logbook',
+      summary:
+        'The logbook as an ADIF 3.1 file (ASCII, oldest first; header ADIF_VER, PROGRAMID, PROGRAMVERSION, CREATED_TIMESTAMP; CALL, QSO_DATE, TIME_ON, BAND, BAND_RX, FREQ, FREQ_RX, MODE, SUBMODE, PROP_MODE, SAT_NAME, SAT_MODE, STATION_CALLSIGN, MY_GRIDSQUARE, GRIDSQUARE, RST_SENT, RST_RCVD, COMMENT)',
+      handler: async () => {
+        const l = await book();
+        // Built chunk by chunk into bytes (ASCII: one byte a character), never as one big string.
+        const parts: Buffer[] = [];
+        for (const chunk of l.exportChunks()) parts.push(Buffer.from(chunk, 'latin1'));
+        const day = new Date(s.clock.now()).toISOString().slice(0, 10);
+        return new RawReply(Buffer.concat(parts), 'text/plain; charset=us-ascii', 200, { 'Content-Disposition': `attachment; filename="satstation-logbook-${day}.adi"` });
+      },
+    }),
+    ...stateRoutes({
+      path: '/api/v1/settings/logbook',
+      tag: 'settings',
+      what:
+        'logbook settings: the Cloudlog/Wavelog push (cloudlog_enabled, cloudlog_url, cloudlog_api_key (write-only: read back masked), cloudlog_station_profile_id) and station_callsign (empty: the APRS callsign); enabling the push needs the URL, the key and the station profile id',
+      store: s.stores.logbook,
+    }),
+  ];
+}

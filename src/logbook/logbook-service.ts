@@ -1,0 +1,176 @@
+// The logbook: logs a QSO with what the station knows (qso-fill.ts), keeps it in the journal
+// file, lists, deletes and exports it, and pushes it to Cloudlog/Wavelog through the queue. It
+// reads the station only through the functions it is handed (StationReader): the app composes
+// them from the radio, the APRS identity, the location, the lite focus and the frequency guide,
+// so this area loads none of those modules and they load none of it.
+import { randomBytes } from 'node:crypto';
+import { conflict, badRequest, notFound } from '../util/errors.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import { adifChunks, adifPushString } from './adif.js';
+import { pushToCloudlog, type PushResult, type PushTarget } from './cloudlog-client.js';
+import { LogbookJournal } from './journal.js';
+import { PushQueue, type Backoff, type PushQueueStatus } from './push-queue.js';
+import { fillQso, qsoRadio, subjectSatellite, type PassWindow, type Recommendation, type RigTargets } from './qso-fill.js';
+import type { SatelliteIdentity } from './lotw-names.js';
+import type { LogbookSettings, PushState, QsoRecord, QsoRequest } from './schemas.js';
+
+/** What the logbook reads from the rest of the station (composed by the app). */
+export interface StationReader {
+  /** The APRS identity's callsign without its SSID when it is valid; null otherwise. */
+  identityCallsign(): string | null;
+  /** The resolved location's locator, 6 characters. */
+  gridsquare(): string | null;
+  /** The radio session's pass (a satellite selected) and the lite focus's pass, at now_ms. */
+  passes(now_ms: number): { session: PassWindow | null; focus: PassWindow | null };
+  /** The catalog's satellite: its id, NORAD number and names; null when the catalog does not know it. */
+  satellite(sat_id: string): (SatelliteIdentity & { sat_id: string }) | null;
+  /** The frequency guide's recommendation now; null without a profile. */
+  recommend(sat_id: string, now_ms: number): Recommendation | null;
+  rig(): RigTargets;
+}
+
+/** Pushes one ADIF record to the target; the Cloudlog driver by default (tests of the queue alone may pass another). */
+export type PushFn = (target: PushTarget, adif: string, o: { timeoutMs: number; signal?: AbortSignal; nowMs?: number }) => Promise<PushResult>;
+
+export interface LogbookServiceDeps {
+  clock: Clock;
+  /** The journal file (<DATA_DIR>/logbook.jsonl). */
+  path: string;
+  maxRecords: number;
+  settings: () => LogbookSettings;
+  station: StationReader;
+  log: Logger;
+  push?: PushFn;
+  backoff?: Backoff;
+  /** One push's answer timeout. */
+  pushTimeoutMs?: number;
+  programVersion: string;
+}
+
+export interface LogbookStatus {
+  records: number;
+  pending: number;
+  failed: number;
+  last_error: string | null;
+  queue: PushQueueStatus;
+}
+
+const PUSH_TIMEOUT_MS = 15_000;
+
+export class LogbookService {
+  private readonly journal: LogbookJournal;
+  readonly queue: PushQueue;
+
+  private constructor(private readonly d: LogbookServiceDeps) {
+    this.journal = new LogbookJournal({ path: d.path, maxRecords: d.maxRecords, log: d.log });
+    const push = d.push ?? pushToCloudlog;
+    this.queue = new PushQueue({
+      clock: d.clock,
+      enabled: () => d.settings().cloudlog_enabled,
+      next: () => this.oldestPending(),
+      push: (q, signal) => {
+        const s = d.settings();
+        const target = { url: s.cloudlog_url, apiKey: s.cloudlog_api_key, stationProfileId: s.cloudlog_station_profile_id };
+        return push(target, adifPushString(q), { timeoutMs: d.pushTimeoutMs ?? PUSH_TIMEOUT_MS, signal, nowMs: d.clock.now() });
+      },
+      mark: (id, state, error) => this.mark(id, state, error),
+      backoff: d.backoff,
+      log: d.log,
+    });
+  }
+
+  /** Loads the journal and resumes pushing what a previous run left pending. */
+  static async open(d: LogbookServiceDeps): Promise<LogbookService> {
+    const s = new LogbookService(d);
+    await s.journal.load();
+    s.queue.kick();
+    return s;
+  }
+
+  /** Logs a QSO: filled from the station, written to the file, then answered and queued for the push. */
+  async log(req: QsoRequest): Promise<QsoRecord> {
+    const st = this.d.station;
+    const now_ms = this.d.clock.now();
+    const station_callsign = this.d.settings().station_callsign || st.identityCallsign();
+    if (!station_callsign) {
+      throw conflict('no station callsign: set station_callsign in the logbook settings or a valid callsign in the APRS settings', { field: 'station_callsign' });
+    }
+    let sat_id = req.sat_id ?? null;
+    if (sat_id === null) {
+      const p = st.passes(now_ms);
+      sat_id = subjectSatellite(p.session, p.focus, now_ms);
+    }
+    const sat = sat_id === null ? null : st.satellite(sat_id);
+    if (sat_id !== null && !sat) throw badRequest(`sat_id: unknown satellite ${sat_id}`, { field: 'sat_id' }, 'unknown_satellite');
+    const radio = qsoRadio(sat_id, st.rig(), sat_id === null ? null : st.recommend(sat_id, now_ms));
+    const q = fillQso(req, { id: newId(now_ms), now_ms, station_callsign, my_gridsquare: st.gridsquare(), sat, radio });
+    await this.journal.change({ t: 'qso', q });
+    this.queue.kick();
+    return q;
+  }
+
+  /** Newest first (by time_on, then by when they were logged). */
+  list(limit?: number): QsoRecord[] {
+    const all = [...this.journal.records.values()].reverse();
+    all.sort((a, b) => (a.time_on < b.time_on ? 1 : a.time_on > b.time_on ? -1 : 0)); // stable: equal times keep newest-logged first
+    return limit === undefined ? all : all.slice(0, limit);
+  }
+
+  async remove(id: string): Promise<QsoRecord> {
+    const q = this.journal.records.get(id);
+    if (!q) throw notFound(`no QSO ${id} in the logbook`, { field: 'id' });
+    await this.journal.change({ t: 'del', id });
+    return q;
+  }
+
+  /** The ADIF file in chunks, oldest QSO first (what loggers import in order). */
+  exportChunks(programVersion = this.d.programVersion): Generator<string> {
+    const oldestFirst = [...this.journal.records.values()].sort((a, b) => (a.time_on < b.time_on ? -1 : a.time_on > b.time_on ? 1 : 0));
+    return adifChunks(oldestFirst, { programVersion, createdMs: this.d.clock.now() });
+  }
+
+  /**
+   * The logbook settings changed. A new target (URL, key or station) gets another chance at
+   * what the old one refused; turning the push on starts the queue, turning it off stops it
+   * from arming anything.
+   */
+  async settingsChanged(prev: LogbookSettings, next: LogbookSettings): Promise<void> {
+    const targetChanged = prev.cloudlog_url !== next.cloudlog_url || prev.cloudlog_api_key !== next.cloudlog_api_key || prev.cloudlog_station_profile_id !== next.cloudlog_station_profile_id;
+    if (!next.cloudlog_enabled) return;
+    if (targetChanged) {
+      for (const q of [...this.journal.records.values()]) if (q.push_state === 'failed') await this.mark(q.id, 'pending', null);
+    }
+    if (targetChanged || !prev.cloudlog_enabled) this.queue.retryNow();
+    else this.queue.kick();
+  }
+
+  status(): LogbookStatus {
+    let pending = 0;
+    let failed = 0;
+    for (const q of this.journal.records.values()) {
+      if (q.push_state === 'pending') pending++;
+      else if (q.push_state === 'failed') failed++;
+    }
+    return { records: this.journal.records.size, pending, failed, last_error: this.journal.lastError, queue: this.queue.status };
+  }
+
+  async stop(): Promise<void> {
+    await this.queue.stop();
+    await this.journal.close();
+  }
+
+  private oldestPending(): QsoRecord | null {
+    for (const q of this.journal.records.values()) if (q.push_state === 'pending') return q;
+    return null;
+  }
+
+  private async mark(id: string, state: PushState, error: string | null): Promise<void> {
+    const q = this.journal.records.get(id);
+    if (!q || (q.push_state === state && q.push_error === error)) return; // deleted meanwhile, or nothing new
+    await this.journal.change({ t: 'push', id, state, error: error?.slice(0, 500) ?? null });
+  }
+}
+
+/** Time-ordered and unique across restarts: base-36 ms and 32 random bits. */
+const newId = (now_ms: number): string => `${now_ms.toString(36)}-${randomBytes(4).toString('hex')}`;
