@@ -10,6 +10,7 @@ import { RadioSection } from '../components/settings/RadioSection';
 import { AprsSection } from '../components/settings/AprsSection';
 import { RotatorSection } from '../components/settings/RotatorSection';
 import { HamlibSection } from '../components/settings/HamlibSection';
+import { ProfilesSection } from '../components/settings/ProfilesSection';
 import { AccessSection, LockBadge, useAccess } from '../components/settings/AccessSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
@@ -60,6 +61,7 @@ const SECTIONS: Array<[string, string]> = [
   ['aprs', 'APRS'],
   ['rotator', 'Rotator'],
   ['hamlib', 'Hamlib'],
+  ['profiles', 'Frequency profiles'],
   ['catalog', 'Catalog'],
   ['snapshots', 'Snapshots'],
   ['network', 'Network'],
@@ -136,6 +138,9 @@ function Page() {
         </Section>
         <Section id="hamlib" title="Hamlib (network rig and rotator control)">
           <HamlibSection />
+        </Section>
+        <Section id="profiles" title="Frequency profiles">
+          <ProfilesSection zone={zone} />
         </Section>
         <Section id="catalog" title="Catalog">
           <CatalogSection zone={zone} now={now} onRefreshed={() => setRefreshes((n) => n + 1)} />
