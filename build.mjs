@@ -146,6 +146,7 @@ async function buildBench() {
   const files = [
     ['bench/data/active.tle.br', 'active.tle.br'],
     ['bench/data/stations.tle', 'stations.tle'],
+    ['bench/data/satnogs-transmitters-active.json.br', 'satnogs-transmitters-active.json.br'],
     ['bench/data/README.md', 'README.md'],
     ['test/orbit/fixtures/amateur.tle', 'amateur.tle'],
   ];

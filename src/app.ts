@@ -84,7 +84,16 @@ export class App {
     const catalog = new CatalogService({ dataDir: config.dataDir, clock });
     this.parts.push(catalog);
     const scheduler = new Scheduler(() => clock.now());
-    const datasets = new Datasets({ config, clock, stores, catalog, scheduler, isOffline: () => network.isOffline() });
+    const datasets = new Datasets({
+      config,
+      clock,
+      stores,
+      catalog,
+      scheduler,
+      isOffline: () => network.isOffline(),
+      // Refreshed SatNOGS transmitters rebuild the guidance profiles (called only after start()).
+      transmitters: { apply: (records, date) => guidance.setTransmitters(records, date), bundledDate: BUNDLED_TRANSMITTERS_DATE },
+    });
     this.parts.push(datasets);
     const orbit = new OrbitEngine({ clock, catalog, location, dataDir: config.dataDir });
     // What the first /health does not need waits for listen: the persisted pass table's load.

@@ -46,6 +46,7 @@ export class RadioController {
   private readonly rxObservers = new Listeners<[rx_hz: number, source: 'poll' | 'broadcast']>(log, 'rx frequency');
   private unlisten: () => void = () => {};
   private lastRead = -Infinity;
+  private polling: Promise<Readback> | null = null;
 
   constructor(private readonly d: ControllerDeps) {
     this.connection = new RigConnection(
@@ -139,16 +140,27 @@ export class RadioController {
     this.pollTimer = this.d.clock.setTimeout(() => {
       this.pollTimer = null;
       if (!this.rig) return;
-      const next = () => this.rig && this.schedulePoll(this.d.settings().poll_interval_ms);
+      const interval = this.d.settings().poll_interval_ms;
+      const next = () => this.rig && this.schedulePoll(interval);
+      // A readback someone else asked for (a Hamlib get) since counts as this one: the rig is
+      // read once per interval however many clients ask.
+      const age = this.d.clock.now() - this.lastRead;
+      if (age < interval) return this.schedulePoll(interval - age);
       // A busy rig (a pair being written) skips this poll rather than queueing behind it.
       if (this.ops.busy) return next();
-      this.poll().then(next, next);
+      this.sharedPoll().then(next, next);
     }, ms);
   }
 
   private stopPolling(): void {
     this.pollTimer?.cancel();
     this.pollTimer = null;
+  }
+
+  /** A readback, joining the one under way if there is one (the poll loop and Hamlib gets share it). */
+  sharedPoll(): Promise<Readback> {
+    this.polling ??= this.poll().finally(() => (this.polling = null));
+    return this.polling;
   }
 
   /** One readback: targets normalized, raw state, last good values kept on a partial read. */

@@ -8,8 +8,8 @@ import type { Clock } from '../util/clock.js';
 
 // The rig as a network client (Hamlib's rigctld, issue 26) drives it. Gets answer from a readback
 // at most one poll interval old: the poll loop's when it is fresh, else one poll that every
-// client asking at that moment shares, so twenty clients polling at 10 Hz cost the rig nothing
-// more than the loop already does. Sets are manual writes: refused while the pass-pinned session
+// client asking at that moment and the loop itself share, so twenty clients polling at 10 Hz
+// cost the rig no more reads than the loop alone. Sets are manual writes: refused while the pass-pinned session
 // holds the rig, and they stop auto-track and take the restore point first like every manual
 // write; runtime.control_mode then says 'external' and external_client names who. PTT on keys only
 // with the transmit frequency inside the eligibility bands; the station's own rules (allow_ptt,
@@ -38,7 +38,6 @@ export interface ExternalControlDeps {
 const notAvailable = (what: string) => new AppError(400, 'not_available', what);
 
 export class ExternalControl {
-  private reading: Promise<unknown> | null = null;
   private ptt: { on: boolean; at_ms: number } | null = null;
   private pttReading: Promise<boolean> | null = null;
 
@@ -53,8 +52,7 @@ export class ExternalControl {
     const c = this.d.controller;
     c.requireRig();
     if (this.d.clock.now() - c.lastReadMs > this.maxAgeMs) {
-      this.reading ??= c.poll().finally(() => (this.reading = null));
-      await this.reading.catch(() => {});
+      await c.sharedPoll().catch(() => {});
       if (this.d.clock.now() - c.lastReadMs > this.maxAgeMs) {
         throw new AppError(504, 'rig_timeout', `the rig gave no readback: ${c.runtime().last_error ?? 'no answer'}`);
       }
