@@ -5,6 +5,7 @@ import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
 import { errorText, postJson } from '../../lib/api';
 import { age, clock, day, zoneLabel, type Zone } from '../../lib/time';
+import { TransmittersReport, TransmittersState, type TransmittersRefreshed, type TransmittersView } from './TransmittersStatus';
 
 interface Report {
   source: string;
@@ -17,10 +18,13 @@ interface Refresh {
   ok: boolean;
   meta: { count: number; reports: Report[]; error: string | null; replaced: boolean };
   status?: { message: string };
+  /** Null when nothing consumes transmitter data. */
+  transmitters: TransmittersRefreshed | null;
 }
 interface Datasets {
   catalog: { origin: string; count: number; refreshed_at: string | null; version: string };
   sources: Array<{ source: string; last_success_ms: number | null; last_error: string | null; last_count: number }>;
+  transmitters: TransmittersView | null;
 }
 interface Snapshots {
   count: number;
@@ -34,11 +38,22 @@ const SOURCE_FIELDS = [
   { name: 'refresh_cron', label: 'Catalog refresh schedule', help: 'cron syntax, local time of the appliance' },
   { name: 'status_url', label: 'Operational status URL', help: 'AMSAT status; empty turns the lookup off' },
   { name: 'status_cron', label: 'Status schedule' },
+  {
+    name: 'transmitters_source',
+    label: 'Transmitters source',
+    help:
+      'SatNOGS DB transmitters JSON (an http(s) URL or an absolute file path) the frequency profiles are rebuilt from; empty turns it off and keeps the data in use. ' +
+      'The data is Libre Space Foundation’s, CC BY-SA 4.0: its attribution is shown under Frequency profiles.',
+  },
+  { name: 'transmitters_cron', label: 'Transmitters refresh schedule', help: 'cron syntax, local time; at most hourly (default weekly, Monday 05:29). Refresh now asks at once.' },
 ];
 
 const TONE: Record<Report['status'], 'ok' | 'warn' | 'bad' | 'idle'> = { fetched: 'ok', 'not-modified': 'ok', held: 'idle', failed: 'bad' };
 
-/** Catalog in use, its sources (edit, refresh now with a per-source report) and the pass cache. */
+/**
+ * Catalog in use, its sources (edit, refresh now with a per-source report), the transmitter data
+ * guidance profiles come from, and the pass cache.
+ */
 export function CatalogSection(props: { zone: Zone; now: number; onRefreshed?(): void }) {
   const ds = usePoll<Datasets>('/api/v1/datasets', 30_000);
   const [busy, setBusy] = useState(false);
@@ -78,6 +93,7 @@ export function CatalogSection(props: { zone: Zone; now: number; onRefreshed?():
         </p>
       )}
       {report && <RefreshReport report={report} />}
+      {report?.transmitters && <TransmittersReport r={report.transmitters} />}
       {ds.data && <h3>Sources, last fetch</h3>}
       {ds.data && (
         <ul class="reports muted">
@@ -89,6 +105,8 @@ export function CatalogSection(props: { zone: Zone; now: number; onRefreshed?():
           ))}
         </ul>
       )}
+      {ds.data?.transmitters && <h3>Transmitter data</h3>}
+      {ds.data?.transmitters && <TransmittersState t={ds.data.transmitters} zone={props.zone} />}
       <ResourceForm
         path="/api/v1/datasets/sources"
         title="Sources and schedules"
