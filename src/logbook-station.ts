@@ -1,7 +1,7 @@
 // The logbook's view of the station, composed here from the areas that know it, so the logbook
 // imports none of them: the APRS identity, the resolved location's locator, the radio session's
 // pass and the lite focus's pass under way, the catalog's names, the frequency guide and the
-// rig's targets (VFO A receives, VFO B transmits on both supported rigs; split off: one VFO).
+// rig's targets (VFO A receives, VFO B transmits on both supported rigs).
 import type { StationReader } from './logbook/logbook-service.js';
 import type { PassWindow } from './logbook/qso-fill.js';
 import { focusPass } from './station/lite-focus.js';
@@ -43,14 +43,14 @@ export function logbookStation(s: StationParts): StationReader {
     },
     rig() {
       const r = s.radio.runtime();
-      const split = r.raw_state.split_enabled !== false;
       return {
         connected: r.connected,
         active_sat_id: r.active_sat_id,
         rx_hz: r.targets.vfo_a_freq_hz,
-        tx_hz: split ? r.targets.vfo_b_freq_hz : null,
+        tx_hz: r.targets.vfo_b_freq_hz,
         rx_mode: r.targets.vfo_a_mode,
-        tx_mode: split ? r.targets.vfo_b_mode : null,
+        tx_mode: r.targets.vfo_b_mode,
+        split: r.raw_state.split_enabled,
       };
     },
   };

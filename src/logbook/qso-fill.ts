@@ -28,7 +28,7 @@ export function subjectSatellite(session: PassWindow | null, focusPass: PassWind
   return null;
 }
 
-/** The rig as the radio runtime shows it: receive VFO, transmit VFO (null when not split), their modes. */
+/** The rig as the radio runtime shows it: the receive and transmit VFOs, their modes, split as read back. */
 export interface RigTargets {
   connected: boolean;
   active_sat_id: string | null;
@@ -36,6 +36,8 @@ export interface RigTargets {
   tx_hz: number | null;
   rx_mode: string | null;
   tx_mode: string | null;
+  /** null before the first readback. */
+  split: boolean | null;
 }
 
 /** The frequency guide's answer for the satellite now (uplink null: receive-only). */
@@ -58,7 +60,8 @@ const NO_RADIO: QsoRadio = { uplink_hz: null, downlink_hz: null, rig_mode: null 
 /**
  * Frequencies of the QSO. On a satellite: the rig's own targets when it is connected and
  * tracking that satellite (what was really on the air), else the guide's recommendation now.
- * Without a satellite: the rig's frequencies (a simplex QSO transmits where it receives).
+ * Without a satellite: the rig's frequencies (transmit VFO only with split on; a simplex QSO
+ * transmits where it receives). A tracking session sets both VFOs whatever split reads.
  */
 export function qsoRadio(sat_id: string | null, rig: RigTargets, rec: Recommendation | null): QsoRadio {
   const rigUsable = rig.connected && rig.rx_hz !== null;
@@ -68,7 +71,8 @@ export function qsoRadio(sat_id: string | null, rig: RigTargets, rec: Recommenda
     return NO_RADIO;
   }
   if (!rigUsable) return NO_RADIO;
-  return { uplink_hz: rig.tx_hz ?? rig.rx_hz, downlink_hz: rig.rx_hz, rig_mode: rig.tx_mode ?? rig.rx_mode };
+  const split = rig.split === true && rig.tx_hz !== null;
+  return { uplink_hz: split ? rig.tx_hz : rig.rx_hz, downlink_hz: rig.rx_hz, rig_mode: (split ? rig.tx_mode : null) ?? rig.rx_mode };
 }
 
 export interface FillContext {
