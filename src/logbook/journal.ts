@@ -35,6 +35,8 @@ export class LogbookJournal {
   /** Lines the file holds that a rewrite would drop (malformed, dead, or past the bound). */
   private dirty = false;
   private error: string | null = null;
+  /** Bumped by every change of the records (readers cache what they derive from them). */
+  version = 0;
 
   constructor(private readonly o: JournalOptions) {
     this.file = new LineAppender(o.path);
@@ -111,6 +113,7 @@ export class LogbookJournal {
       }
       this.error = null;
       applyEvent(this.records, e);
+      this.version++;
       if (this.records.size > this.o.maxRecords) this.dirty = true;
       if (this.dirty || this.file.fileLines > compactLimit(this.records.size)) await this.compact();
     });
@@ -135,7 +138,10 @@ export class LogbookJournal {
       return;
     }
     const dropped = this.records.size - kept.size;
-    if (dropped > 0) dropOldest(this.records, this.o.maxRecords);
+    if (dropped > 0) {
+      dropOldest(this.records, this.o.maxRecords);
+      this.version++;
+    }
     this.file.replaced(kept.size, this.file.appendSeq);
     this.dirty = false;
   }

@@ -61,6 +61,7 @@ const PUSH_TIMEOUT_MS = 15_000;
 export class LogbookService {
   private readonly journal: LogbookJournal;
   readonly queue: PushQueue;
+  private newestFirst: { version: number; items: QsoRecord[] } | null = null;
 
   private constructor(private readonly d: LogbookServiceDeps) {
     this.journal = new LogbookJournal({ path: d.path, maxRecords: d.maxRecords, log: d.log });
@@ -110,11 +111,15 @@ export class LogbookService {
     return q;
   }
 
-  /** Newest first (by time_on, then by when they were logged). */
+  /** Newest first (by time_on, then by when they were logged); sorted once per change, not per request. */
   list(limit?: number): QsoRecord[] {
-    const all = [...this.journal.records.values()].reverse();
-    all.sort((a, b) => (a.time_on < b.time_on ? 1 : a.time_on > b.time_on ? -1 : 0)); // stable: equal times keep newest-logged first
-    return limit === undefined ? all : all.slice(0, limit);
+    if (this.newestFirst?.version !== this.journal.version) {
+      const all = [...this.journal.records.values()].reverse();
+      all.sort((a, b) => (a.time_on < b.time_on ? 1 : a.time_on > b.time_on ? -1 : 0)); // stable: equal times keep newest-logged first
+      this.newestFirst = { version: this.journal.version, items: all };
+    }
+    const all = this.newestFirst.items;
+    return limit === undefined ? all.slice() : all.slice(0, limit);
   }
 
   async remove(id: string): Promise<QsoRecord> {
@@ -126,7 +131,7 @@ export class LogbookService {
 
   /** The ADIF file in chunks, oldest QSO first (what loggers import in order). */
   exportChunks(programVersion = this.d.programVersion): Generator<string> {
-    const oldestFirst = [...this.journal.records.values()].sort((a, b) => (a.time_on < b.time_on ? -1 : a.time_on > b.time_on ? 1 : 0));
+    const oldestFirst = this.list().reverse();
     return adifChunks(oldestFirst, { programVersion, createdMs: this.d.clock.now() });
   }
 
