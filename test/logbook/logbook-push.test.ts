@@ -51,6 +51,8 @@ describe('logbook push to Cloudlog', () => {
     assert.equal(s.app.services.logbook.loaded, false, 'not loaded at boot');
     await logQso('W1AW', 1);
     assert.equal(s.app.services.logbook.loaded, true, 'loaded on first use');
+    assert.equal(s.app.services.radio.loaded, false, 'reading the rig for a QSO loads no radio control');
+    assert.equal(s.app.services.aprs.loaded, false, 'reading the APRS callsign loads no APRS station');
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(fake.requests.length, 0);
     assert.equal((await queue()).timerArmed, false);
