@@ -7,6 +7,7 @@ import { SkyPlot } from '../components/SkyPlot';
 import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
 import { StatusLine } from '../components/StatusLine';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
+import { LogQso, type PassUnderWay } from '../components/logbook/LogQso';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
@@ -81,7 +82,26 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
   );
 }
 
-type Line = 'radio' | 'aprs' | 'rotator';
+type Line = 'radio' | 'aprs' | 'rotator' | 'log';
+
+/**
+ * Log QSO over the lower part of the screen (the tune pair and the strip), above the footer:
+ * the name, countdown and position stay in view while the operator types the call.
+ */
+function LogSheet(props: { pass: PassUnderWay | null; own: string | null; close: () => void }) {
+  return (
+    <section class="lite-log" aria-label="Log QSO" data-log-sheet>
+      <div class="lite-log-head">
+        <b>Log QSO</b>
+        <span class="muted">{props.pass ? props.pass.name : 'no pass under way'}</span>
+        <button type="button" onClick={props.close} aria-label="Close Log QSO">
+          ✕
+        </button>
+      </div>
+      <LogQso pass={props.pass} own={props.own} autoFocus />
+    </section>
+  );
+}
 
 function Page() {
   const [focus, setFocus] = useState(focusFromUrl);
@@ -123,6 +143,8 @@ function Page() {
   const ant = antennaMarks(s.rotator);
   const toggle = (line: Line) => () => setOpenLine(openLine === line ? null : line);
   const locator = s.location.locator;
+  // QSOs during the focus pass are logged against it; the heard candidates are its stations.
+  const underWay: PassUnderWay | null = pass && pc?.stage === 'during' ? { sat_id: pass.sat_id, name: shortName(name), aos: pass.aos, los: pass.los } : null;
   return (
     <div class={`lite stage-${pc?.stage ?? 'none'}`}>
       <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
@@ -184,6 +206,9 @@ function Page() {
             {locator}
           </span>
         )}
+        <button type="button" class={`log-open${underWay ? ' live' : ''}`} aria-expanded={openLine === 'log'} onClick={toggle('log')} data-log-open>
+          Log
+        </button>
         {setupDone && (
           <a href="/lite/settings" class="btn">
             Satellites
@@ -191,6 +216,7 @@ function Page() {
         )}
         <NightToggle />
       </footer>
+      {openLine === 'log' && <LogSheet pass={underWay} own={s.aprs?.station_valid ? s.aprs.callsign : null} close={() => setOpenLine(null)} />}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { ConnectionPanel } from '../components/radio/ConnectionPanel';
 import type { UpcomingPass } from '../components/radio/PassList';
 import { RotatorPanel, type TrackChoice } from '../components/rotator/RotatorPanel';
 import { useRotator } from '../components/rotator/useRotator';
+import { RecentPanel } from '../components/logbook/RecentPanel';
 import './radio.css';
 
 // The rig: what it reads back, the pass-pinned session, apply/auto-track for a satellite,
@@ -22,6 +23,7 @@ import './radio.css';
 // while the page is visible) and its POST routes; upcoming passes with frequency guidance
 // feed the session and satellite pickers. The antenna rotator has its panel here too (its own
 // state, /api/v1/rotator/state): the operator works the rig and points the antennas together.
+// Log QSO and the recent QSOs sit beside the readback: a QSO is logged where the rig is read.
 
 /** Passes to pick a session or a satellite from: the next hours, with guidance, worth working. */
 const PASSES_URL = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true&limit=300';
@@ -76,6 +78,7 @@ function Page() {
       )}
       <div class="grid radio-grid" data-session-screen={session.screen_state}>
         <ReadbackPanel r={r} now={now} />
+        <RecentPanel session={session} now={now} />
         <RotatorPanel r={rot} choices={[...choices.values()]} preferred={session.selected_sat_id} now={now} zone={zone} />
         <SessionPanel r={r} passes={guided} now={now} zone={zone} />
         <TrackPanel r={r} passes={guided} now={now} />

@@ -1,0 +1,44 @@
+import type { ComponentChildren } from 'preact';
+import type { QsoRecord } from '../../../src/logbook/schemas';
+import { StatusBadge } from '../StatusBadge';
+import { usePoll } from '../usePoll';
+import './logbook.css';
+import { PUSH_TONE, PUSH_WORDS, qsoFilled, qsoTime } from './qso-text';
+
+// Logged QSOs, newest first, each with what the station filled in and its push state (with the
+// logger's error when it failed). /radio shows the last few; the settings section the list
+// with a delete on each.
+
+/** The push state moves on its own (the queue retries), so the list is read again now and then. */
+const LIST_POLL_MS = 15_000;
+
+export function useLogbook(limit: number) {
+  return usePoll<{ items: QsoRecord[] }>(`/api/v1/logbook?limit=${limit}`, LIST_POLL_MS);
+}
+
+export function QsoList(props: { items: readonly QsoRecord[]; empty: string; action?: (q: QsoRecord) => ComponentChildren }) {
+  if (!props.items.length) return <p class="muted" data-qso-empty>{props.empty}</p>;
+  return (
+    <ul class="qso-list">
+      {props.items.map((q) => (
+        <li key={q.id} data-qso={q.id}>
+          <div class="qso-head">
+            <b class="qso-call">{q.call}</b>
+            {q.their_grid && <span>{q.their_grid}</span>}
+            <span class="muted num">{qsoTime(q.time_on)}</span>
+            <span data-push-state={q.push_state}>
+              <StatusBadge tone={PUSH_TONE[q.push_state]}>{PUSH_WORDS[q.push_state]}</StatusBadge>
+            </span>
+          </div>
+          <div class="num qso-filled">{qsoFilled(q)}</div>
+          {q.push_error && (
+            <div class="field-error" data-push-error>
+              {q.push_error}
+            </div>
+          )}
+          {props.action?.(q)}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,30 @@
+import type { PushState, QsoRecord } from '../../../src/logbook/schemas';
+import type { Tone } from '../StatusBadge';
+
+// How a logged QSO reads on every page: what the station filled in, and where its push stands.
+
+const mhz3 = (x: number) => x.toFixed(3);
+
+/** "ARISS U/V · FM · ↑145.990 ↓437.800": the satellite, mode and frequencies the station filled in. */
+export function qsoFilled(q: QsoRecord): string {
+  const sat = q.sat_name ?? q.sat_id;
+  const parts = [sat ? [sat, q.sat_mode].filter(Boolean).join(' ') : 'no satellite'];
+  if (q.mode) parts.push(q.submode ? `${q.mode} ${q.submode}` : q.mode);
+  const freqs = [q.freq_mhz != null && `↑${mhz3(q.freq_mhz)}`, q.freq_rx_mhz != null && `↓${mhz3(q.freq_rx_mhz)}`].filter(Boolean).join(' ');
+  parts.push(freqs || 'no frequency');
+  return parts.join(' · ');
+}
+
+/** "2026-08-22 12:03Z": logbooks keep UTC, so the list does too whatever the display zone. */
+export const qsoTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
+
+export const PUSH_TONE: Record<PushState, Tone> = { pending: 'warn', pushed: 'ok', failed: 'bad' };
+
+/** The push state as words: 'pending' reads as waiting, not as a fault. */
+export const PUSH_WORDS: Record<PushState, string> = { pending: 'push pending', pushed: 'pushed', failed: 'push failed' };
+
+/** An APRS source as a loggable call: the SSID goes ("DL1ABC-7" → "DL1ABC"); null for what is not a call. */
+export function heardCall(source: string): string | null {
+  const base = source.trim().toUpperCase().replace(/-\d{1,2}$/, '');
+  return /^[A-Z0-9]{1,3}[0-9][A-Z0-9]{0,3}[A-Z](\/[A-Z0-9]{1,4})?$/.test(base) ? base : null;
+}
