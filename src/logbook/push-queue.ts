@@ -1,7 +1,12 @@
 // The Cloudlog/Wavelog push queue: pending QSOs go out one at a time, oldest first, each answer
 // persisted as the QSO's push state before the next push.
 //   pushed (or a duplicate: the logger already has it)  → 'pushed'
-//   rejected (bad key, wrong station, no API there)      → 'failed' with push_error, not retried
+//   rejected (bad key, wrong station, no API there)      → 'failed' with push_error, not retried;
+//                                                          a refusal of the target itself (401,
+//                                                          403, 404, a redirect, a bad URL) also
+//                                                          pauses the queue until the settings
+//                                                          change or a new QSO comes: the others
+//                                                          would only be refused the same way
 //   failed (timeout, refused connection, 5xx, 429)       → stays 'pending' with push_error, and the
 //                                                          queue waits (capped exponential backoff,
 //                                                          at least the logger's Retry-After)
@@ -29,6 +34,12 @@ export const DEFAULT_BACKOFF: Backoff = { firstMs: 5_000, maxMs: 5 * 60_000, ret
 export function backoffMs(failures: number, retryAfterMs: number | null, b: Backoff): number {
   const exp = Math.min(b.maxMs, b.firstMs * 2 ** Math.max(0, failures - 1));
   return retryAfterMs === null ? exp : Math.max(exp, Math.min(retryAfterMs, b.retryAfterCapMs));
+}
+
+/** A refusal of the logger's address or credentials rather than of this QSO (pure). */
+export function refusesTarget(r: PushResult): boolean {
+  if (r.kind !== 'rejected') return false;
+  return r.status === null || r.status === 401 || r.status === 403 || r.status === 404 || (r.status >= 300 && r.status < 400);
 }
 
 export interface PushQueueDeps {
@@ -139,6 +150,7 @@ export class PushQueue {
         if (r.kind === 'rejected') {
           this.d.log.warn(`logbook: the logger refused ${q.call} (${q.id}): ${r.message}`);
           await this.d.mark(q.id, 'failed', r.message);
+          if (refusesTarget(r)) return;
           continue;
         }
         this.failures++;

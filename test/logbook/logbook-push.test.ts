@@ -104,24 +104,32 @@ describe('logbook push to Cloudlog', () => {
     assert.ok(q.id);
   });
 
-  it('a refused push is failed with the reason and not retried; a new key sends it again', async () => {
-    assert.equal((await s.post('/api/v1/settings/logbook', { cloudlog_api_key: 'wrongkey' })).status, 200);
+  it('a refused key fails the QSO and pauses the queue (the others stay pending, no retry); a new key sends them all', async () => {
+    fake.mode = 'outage';
     await logQso('G4ABC', 5);
+    await until(async () => (await byCall('G4ABC')).push_error !== null, 'outage seen');
+    await logQso('G4XYZ', 6);
+    fake.mode = 'ok';
+    const n0 = fake.requests.length;
+    assert.equal((await s.post('/api/v1/settings/logbook', { cloudlog_api_key: 'wrongkey' })).status, 200);
     await until(async () => (await byCall('G4ABC')).push_state === 'failed', 'failed');
+    await (await queue()).idle();
     assert.match((await byCall('G4ABC')).push_error!, /401/);
-    const n = fake.requests.length;
+    assert.equal((await byCall('G4XYZ')).push_state, 'pending', 'not sent to a logger that refuses the key');
+    assert.equal(fake.requests.length, n0 + 1);
     clock.advance(3_600_000);
     await new Promise((r) => setTimeout(r, 100));
-    assert.equal(fake.requests.length, n, 'not retried');
+    assert.equal(fake.requests.length, n0 + 1, 'not retried');
     assert.equal((await queue()).timerArmed, false);
     assert.equal((await s.post('/api/v1/settings/logbook', { cloudlog_api_key: KEY })).status, 200);
-    await until(async () => (await byCall('G4ABC')).push_state === 'pushed', 'pushed with the right key');
+    await until(async () => (await items()).every((x) => x.push_state === 'pushed'), 'pushed with the right key');
     assert.equal(fake.logged.filter((r) => r.CALL === 'G4ABC').length, 1);
+    assert.equal(fake.logged.filter((r) => r.CALL === 'G4XYZ').length, 1);
   });
 
   it('a restart resumes the pushes a stopped server left pending', async () => {
     fake.mode = 'outage';
-    await logQso('ZL1ABC', 6);
+    await logQso('ZL1ABC', 7);
     await until(async () => (await byCall('ZL1ABC')).push_error !== null, 'outage seen');
     await s.stop({ keepData: true });
     fake.mode = 'ok';
@@ -131,6 +139,6 @@ describe('logbook push to Cloudlog', () => {
     await until(async () => (await byCall('ZL1ABC')).push_state === 'pushed', 'marked pushed');
     const calls = fake.logged.map((r) => r.CALL);
     assert.equal(new Set(calls).size, calls.length, 'each QSO once at the logger');
-    assert.equal(calls.length, 6);
+    assert.equal(calls.length, 7);
   });
 });
