@@ -11,6 +11,7 @@ import { AprsSection } from '../components/settings/AprsSection';
 import { RotatorSection } from '../components/settings/RotatorSection';
 import { HamlibSection } from '../components/settings/HamlibSection';
 import { ProfilesSection } from '../components/settings/ProfilesSection';
+import { LogbookSection } from '../components/settings/LogbookSection';
 import { AccessSection, LockBadge, useAccess } from '../components/settings/AccessSection';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
@@ -62,6 +63,7 @@ const SECTIONS: Array<[string, string]> = [
   ['rotator', 'Rotator'],
   ['hamlib', 'Hamlib'],
   ['profiles', 'Frequency profiles'],
+  ['logbook', 'Logbook'],
   ['catalog', 'Catalog'],
   ['snapshots', 'Snapshots'],
   ['network', 'Network'],
@@ -141,6 +143,9 @@ function Page() {
         </Section>
         <Section id="profiles" title="Frequency profiles">
           <ProfilesSection zone={zone} />
+        </Section>
+        <Section id="logbook" title="Logbook">
+          <LogbookSection />
         </Section>
         <Section id="catalog" title="Catalog">
           <CatalogSection zone={zone} now={now} onRefreshed={() => setRefreshes((n) => n + 1)} />
