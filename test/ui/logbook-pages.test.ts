@@ -19,7 +19,7 @@ const KEY = 'cl-secret-4711';
 
 /** The page's problems without the 400s a test provokes on purpose. */
 const unexpected = (p: PageProblems) =>
-  p.errors.filter((e) => !/HTTP 400: POST .*\/api\/v1\/logbook\/qso$/.test(e) && !/^console: Failed to load resource: .* 400 \(Bad Request\)$/.test(e));
+  p.errors.filter((e) => !/HTTP 400: POST .*\/api\/v1\/(logbook\/qso|settings\/logbook)$/.test(e) && !/^console: Failed to load resource: .* 400 \(Bad Request\)$/.test(e));
 
 /** An element wholly on screen and not covered by anything else. */
 const visibleWhole = (page: Page, sel: string) =>
@@ -210,6 +210,17 @@ describe('logbook pages', { skip }, () => {
       ['VE3XYZ'],
     );
     await screenshot(page, 'logbook-settings-deleted-480x320');
+
+    // Removing the key while the push is on: the API's 400 shows beside the switch, the key stays.
+    await sec.locator('button', { hasText: 'Remove key' }).click();
+    await sec.locator('button', { hasText: 'Confirm: Remove key' }).click();
+    const err = sec.locator('[data-field-error="cloudlog_enabled"]');
+    await err.waitFor();
+    assert.match(await err.innerText(), /API key/);
+    assert.equal(env.s.app.services.stores.logbook.get().cloudlog_api_key, KEY);
+    assert.equal(await sec.locator('[data-key-state]').innerText(), 'set');
+    await err.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'logbook-settings-remove-key-refused-480x320');
     assert.deepEqual(await smallTargets(page, '#logbook'), [], 'touch targets of 44 px');
     assert.deepEqual(unexpected(problems), []);
     await context.close();
