@@ -16,6 +16,18 @@ export class RawReply {
   ) {}
 }
 
+/**
+ * A reply written chunk by chunk as the iterable yields them (an export of thousands of records):
+ * memory holds one chunk at a time, and the socket's backpressure paces the iteration.
+ */
+export class StreamReply {
+  constructor(
+    readonly chunks: Iterable<string | Uint8Array>,
+    readonly contentType: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
 /** What a request presents to the operator lock (src/access): read for every POST and for routes that ask. */
 export interface RequestCredentials {
   /** `Authorization: Bearer <token>`, or null. */

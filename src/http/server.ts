@@ -5,7 +5,7 @@ import { AppError, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { StoreValidationError } from '../store/json-store.js';
 import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
-import { RawReply, type RequestCredentials, type RouteDef } from './route.js';
+import { RawReply, StreamReply, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
 import { faviconAssets } from './favicon.js';
 import type { StaticAsset } from './static-asset.js';
@@ -296,6 +296,7 @@ export class HttpServer {
       }
       const out = await route.handler(ctx);
       if (route.clearsLiteCache) this.opts.onLiteInvalidate?.(route);
+      if (out instanceof StreamReply) return await this.stream(res, state, out);
       if (out instanceof RawReply) {
         const gz = out.gzipBody !== null && ctx.acceptEncoding.includes('gzip');
         reply = { status: out.status, contentType: out.contentType, body: gz ? out.gzipBody! : out.body, headers: out.headers, gzip: gz };
@@ -310,6 +311,56 @@ export class HttpServer {
       log.warn(`${route.method} ${route.path} ran but its answer was lost: the connection closed meanwhile`);
     }
     this.finish(res, state, reply);
+  }
+
+  /**
+   * A StreamReply: status and headers, then each chunk as the socket takes it (uWS buffers what it
+   * cannot send at once and says so; the next chunk waits for onWritable). A client that goes away
+   * ends the iteration; an iterator that throws cuts the connection (the status is already sent).
+   */
+  private async stream(res: uWS.HttpResponse, state: ReqState, out: StreamReply): Promise<void> {
+    try {
+      if (state.aborted) return;
+      // HEAD: the length GET would send, counted through the chunks (HEAD is rare; the body is never held).
+      let length = 0;
+      if (state.head) for (const chunk of out.chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      if (state.aborted) return;
+      res.cork(() => {
+        res.writeStatus('200 OK');
+        res.writeHeader('Content-Type', out.contentType);
+        res.writeHeader('Cache-Control', 'no-store');
+        for (const k in out.headers) res.writeHeader(k, out.headers[k]);
+        if (state.head) endHead(res, length);
+      });
+      if (state.head) return;
+      try {
+        for (const chunk of out.chunks) {
+          if (state.aborted) return;
+          let ok = true;
+          res.cork(() => (ok = res.write(chunk)));
+          if (!ok) {
+            await new Promise<void>((resolve) => {
+              res.onWritable(() => {
+                resolve();
+                return true;
+              });
+              res.onAborted(() => {
+                state.aborted = true;
+                resolve();
+              });
+            });
+          }
+        }
+      } catch (err) {
+        log.error('a streamed reply failed midway; closing the connection', err);
+        if (!state.aborted) res.close();
+        state.aborted = true;
+        return;
+      }
+      if (!state.aborted) res.cork(() => res.end());
+    } finally {
+      this.inFlight--;
+    }
   }
 
   private finish(res: uWS.HttpResponse, state: ReqState, reply: Reply, close = false): void {

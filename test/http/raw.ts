@@ -66,7 +66,7 @@ export interface RawResponse {
 
 /**
  * Splits a byte stream into responses the way a keep-alive client must: headers, then exactly
- * Content-Length body bytes, none for answers to HEAD (`heads[i]`). Throws on anything else
+ * Content-Length body bytes (or the chunks of a chunked answer), none for answers to HEAD (`heads[i]`). Throws on anything else
  * unless `partialOk` (then it stops at the first incomplete response).
  */
 export function parseResponses(text: string, heads: boolean[] = [], partialOk = false): RawResponse[] {
@@ -86,6 +86,32 @@ export function parseResponses(text: string, heads: boolean[] = [], partialOk = 
       const i = l.indexOf(':');
       const k = l.slice(0, i).trim().toLowerCase();
       (headers[k] ??= []).push(l.slice(i + 1).trim());
+    }
+    if (!heads[out.length] && headers['transfer-encoding']?.[0] === 'chunked') {
+      // A streamed answer: size lines and chunks up to the zero-size one (no trailers are sent).
+      let p = end + 4;
+      let body = '';
+      let complete = false;
+      while (p < text.length) {
+        const eol = text.indexOf('\r\n', p);
+        if (eol < 0) break;
+        const size = parseInt(text.slice(p, eol), 16);
+        if (!Number.isInteger(size)) throw new Error(`response ${out.length}: bad chunk size ${JSON.stringify(text.slice(p, eol))}`);
+        if (eol + 2 + size + 2 > text.length) break;
+        body += text.slice(eol + 2, eol + 2 + size);
+        p = eol + 2 + size + 2;
+        if (size === 0) {
+          complete = true;
+          break;
+        }
+      }
+      if (!complete) {
+        if (partialOk) break;
+        throw new Error(`response ${out.length} chunked body is truncated`);
+      }
+      out.push({ status: Number(m[1]), headers, body });
+      at = p;
+      continue;
     }
     const len = heads[out.length] ? 0 : Number(headers['content-length']?.[0] ?? NaN);
     if (!Number.isInteger(len)) throw new Error(`response ${out.length} has no usable Content-Length`);

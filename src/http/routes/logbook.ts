@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
-import { RawReply, route, type RouteDef } from '../route.js';
+import { StreamReply, route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
 import { LOGBOOK_MAX_RECORDS, QsoRecordSchema, QsoRequestSchema } from '../../logbook/schemas.js';
 
@@ -67,11 +67,9 @@ export function logbookRoutes(s: Services): RouteDef[] {
         'The logbook as an ADIF 3.1 file (ASCII, oldest first; header ADIF_VER, PROGRAMID, PROGRAMVERSION, CREATED_TIMESTAMP; CALL, QSO_DATE, TIME_ON, BAND, BAND_RX, FREQ, FREQ_RX, MODE, SUBMODE, PROP_MODE, SAT_NAME, SAT_MODE, STATION_CALLSIGN, MY_GRIDSQUARE, GRIDSQUARE, RST_SENT, RST_RCVD, COMMENT)',
       handler: async () => {
         const l = await book();
-        // Built chunk by chunk into bytes (ASCII: one byte a character), never as one big string.
-        const parts: Buffer[] = [];
-        for (const chunk of l.exportChunks()) parts.push(Buffer.from(chunk, 'latin1'));
+        // Streamed a chunk of records at a time (ASCII: one byte a character): never the whole file in memory.
         const day = new Date(s.clock.now()).toISOString().slice(0, 10);
-        return new RawReply(Buffer.concat(parts), 'text/plain; charset=us-ascii', 200, { 'Content-Disposition': `attachment; filename="satstation-logbook-${day}.adi"` });
+        return new StreamReply(l.exportChunks(), 'text/plain; charset=us-ascii', { 'Content-Disposition': `attachment; filename="satstation-logbook-${day}.adi"` });
       },
     }),
     ...stateRoutes({
