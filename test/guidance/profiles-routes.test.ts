@@ -139,9 +139,10 @@ describe('operator profiles under kill -9', () => {
         if (i === 10) await posts[0];
       }
       await new Promise((r) => setTimeout(r, 5));
+      const exited = new Promise((r) => srv.child.once('exit', r));
       process.kill(-srv.child.pid!, 'SIGKILL');
       await Promise.all(posts);
-      await new Promise((r) => srv.child.once('exit', r)).catch(() => {});
+      await exited;
       JSON.parse(readFileSync(join(dataDir, 'guidance-profiles.json'), 'utf8'));
     }
     assert.ok(answered > 0);
