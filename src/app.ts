@@ -30,7 +30,7 @@ import { logbookStation } from './logbook-station.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
-import { bundledTransmitterRecords, BUNDLED_TRANSMITTERS_DATE } from './guidance/transmitters/bundled.js';
+import { bundledTransmitterProfiles, BUNDLED_TRANSMITTERS_DATE } from './guidance/transmitters/bundled.js';
 import { PASS_TABLE_CRON } from './orbit/pass-table-service.js';
 import { Datasets } from './catalog/datasets.js';
 import { Scheduler } from './util/scheduler.js';
@@ -99,8 +99,8 @@ export class App {
     // What the first /health does not need waits for listen: the persisted pass table's load.
     orbit.table.loadAfter(new Promise<void>((resolve) => (this.listened = resolve)));
     this.parts.push(orbit);
-    // Profiles from the bundled SatNOGS transmitters (a refresh replaces them), operator profiles in DATA_DIR.
-    const guidance = new GuidanceService({ catalog, orbit, transmitters: { records: bundledTransmitterRecords, date: BUNDLED_TRANSMITTERS_DATE }, dataDir: config.dataDir });
+    // Profiles prebuilt from the bundled SatNOGS transmitters (a refresh rebuilds them), operator profiles in DATA_DIR.
+    const guidance = new GuidanceService({ catalog, orbit, transmitterProfiles: { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE }, dataDir: config.dataDir });
     this.parts.push(guidance);
     scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());
     // After datasets (which registers its jobs); stops first on SIGTERM, so no tick starts mid-shutdown.

@@ -48,9 +48,14 @@ export interface GuidanceDeps {
   profileFileDate?: string;
   /**
    * Transmitter records (a SatNOGS DB dump) to build profiles from at boot, e.g. the bundled
-   * snapshot (bundledTransmitterRecords, BUNDLED_TRANSMITTERS_DATE). Absent: the profile file only.
+   * snapshot (bundled-records.ts, BUNDLED_TRANSMITTERS_DATE). Absent: the profile file only.
    */
   transmitters?: { records: unknown; date: string };
+  /**
+   * Or the profiles those records build, prebuilt (a profile file; bundledTransmitterProfiles):
+   * what the app passes, so boot neither holds the raw snapshot nor runs the builder.
+   */
+  transmitterProfiles?: { file: unknown; date: string };
   /** Where operator profiles persist (<dataDir>/guidance-profiles.json); absent: kept in memory only. */
   dataDir?: string;
 }
@@ -117,6 +122,11 @@ export class GuidanceService {
       for (const s of parsed.skipped) log.warn(`profile entry ${s.index} (norad ${s.norad_id ?? '?'}) skipped: ${s.reason}`);
       this.bundledEntries = parsed.entries;
       if (this.deps.transmitters) this.transmitterLayer = this.rebuild(this.deps.transmitters.records, this.deps.transmitters.date, []).layer;
+      else if (this.deps.transmitterProfiles) {
+        const prebuilt = parseProfileFile(this.deps.transmitterProfiles.file);
+        for (const s of prebuilt.skipped) log.warn(`prebuilt transmitter profile ${s.index} (norad ${s.norad_id ?? '?'}) skipped: ${s.reason}`);
+        this.transmitterLayer = { date: this.deps.transmitterProfiles.date, entries: prebuilt.entries };
+      }
     }
     return this.bundledEntries;
   }

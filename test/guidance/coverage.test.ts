@@ -4,7 +4,8 @@ import { correctDownlinkHz } from '../../src/guidance/doppler.js';
 import { radioEligibility } from '../../src/guidance/eligibility.js';
 import { GuidanceService } from '../../src/guidance/guidance-service.js';
 import snapshot from '../../src/guidance/data/satnogs-transmitters.json';
-import { BUNDLED_TRANSMITTERS_DATE, bundledTransmitterRecords } from '../../src/guidance/transmitters/bundled.js';
+import { BUNDLED_TRANSMITTERS_DATE } from '../../src/guidance/transmitters/bundled.js';
+import { bundledTransmitterRecords } from '../../src/guidance/transmitters/bundled-records.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // Coverage goal of issue 27 over the real bundled data: of the catalog satellites with an active

@@ -1,9 +1,11 @@
 // The transmitter data shipped with the appliance, so a fresh install guides with no network:
-// SatNOGS DB's active transmitters reduced to the bundled catalog's norad ids, and the curated
-// corrections. esbuild inlines the JSON. The attribution is what CC BY-SA 4.0 asks for; the
-// integrator shows it on /settings and in /docs.
+// the profiles built from SatNOGS DB's active transmitters (reduced to the bundled catalog's norad
+// ids) and the curated corrections. The raw snapshot stays out of the server bundle
+// (bundled-records.ts, for the tool and the tests): its profiles are prebuilt into
+// data/transmitter-profiles.json by tools/build-profiles.ts, and a test checks they match. The
+// attribution is what CC BY-SA 4.0 asks for, shown on /settings and in /docs.
+import prebuiltProfiles from '../data/transmitter-profiles.json';
 import curatedJson from '../data/curated-profiles.json';
-import snapshotJson from '../data/satnogs-transmitters.json';
 import * as v from 'valibot';
 import { CuratedFileSchema, type Curated } from './build-profiles.js';
 
@@ -29,9 +31,10 @@ export const TRANSMITTERS_ATTRIBUTION: TransmittersAttribution = {
   changes: "reduced to the records of the bundled catalog's satellites; frequency profiles derived from them",
 };
 
-/** The raw bundled records (validated where they are used, like any refreshed dump). */
-export const bundledTransmitterRecords: unknown = snapshotJson;
 /** Date of the bundled records, ISO UTC. */
 export const BUNDLED_TRANSMITTERS_DATE = `${TRANSMITTERS_ATTRIBUTION.date}T00:00:00.000Z`;
+
+/** The profiles the bundled records build (a profile file: version, generated_from, profiles). */
+export const bundledTransmitterProfiles: unknown = prebuiltProfiles;
 
 export const curatedCorrections: readonly Curated[] = v.parse(CuratedFileSchema, curatedJson).corrections;
