@@ -3,7 +3,10 @@
 // since an operator reads and dials MHz) and back into what POST takes (integer Hz). No checks
 // beyond reading numbers: the API names each bad field, and the form shows it there.
 
-export type ProfileSource = 'bundled' | 'transmitters' | 'operator';
+import type { ListedProfile as ServedProfile } from '../../src/guidance/guidance-service';
+import type { ProfileSource } from '../../src/guidance/profile-set';
+
+export type { ProfileSource };
 
 /** A profile as the API lists it (the fields the editor reads). */
 export interface GuideProfile {
@@ -23,15 +26,8 @@ export interface GuideProfile {
   note?: string;
 }
 
-export interface ListedProfile {
-  sat_id: string;
-  norad_id: number;
-  name: string;
-  source: ProfileSource;
-  date: string;
-  receive_only: boolean;
-  profile: GuideProfile;
-}
+/** A listed profile as the API answers it, its profile read through GuideProfile (one flat shape for the form). */
+export type ListedProfile = Omit<ServedProfile, 'profile'> & { profile: GuideProfile };
 
 export interface DraftColumn {
   label: string;

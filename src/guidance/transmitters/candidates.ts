@@ -1,17 +1,12 @@
 import { rigBandOf } from '../eligibility.js';
+import type { Passband } from '../columns.js';
 import type { Transmitter } from './record.js';
 import { listenRank, rigModeFor } from './rig-mode.js';
 
 // The selection rules: from one satellite's active transmitter records, the best linear
 // transponder, the best two-way FM voice channel, and the best downlink to listen to.
 
-export interface Passband {
-  uplink_low_hz: number;
-  uplink_high_hz: number;
-  downlink_low_hz: number;
-  downlink_high_hz: number;
-  inverting: boolean;
-}
+export type { Passband } from '../columns.js';
 
 export interface FmCandidate {
   kind: 'fm';

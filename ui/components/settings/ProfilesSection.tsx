@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, postJson } from '../../lib/api';
+import type { TransmittersAttribution } from '../../../src/guidance/transmitters/bundled';
 import { bodyFrom, draftFrom, matchesQuery, SOURCE_NAMES, withMode, type DraftColumn, type ListedProfile, type ProfileDraft } from '../../lib/profile-form';
 import { clock, day, type Zone } from '../../lib/time';
 import { deg } from '../../lib/format';
@@ -22,15 +23,7 @@ const PROFILES_URL = '/api/v1/frequency-guides/profiles';
 const LIST_MAX = 40;
 const RIG_MODES = ['FM', 'USB', 'LSB', 'CW', 'FM-D', 'USB-D', 'LSB-D', 'AM'];
 
-interface Attribution {
-  date: string;
-  title: string;
-  publisher: string;
-  url: string;
-  licence: string;
-  licence_url: string;
-  changes: string;
-}
+type Attribution = TransmittersAttribution;
 interface Row {
   sat_id: string;
   name: string;
