@@ -97,6 +97,21 @@ describe('rotctld through the station, with Hamlib rotctl -m 2 and a GS-232B con
     }
   });
 
+  it('while the rotator tracks a pass, a client\'s P is refused (RPRT -9) and S still stops it', async () => {
+    const t = await s.post('/api/v1/rotator/track/start', { sat_id: 'iss' });
+    assert.equal(t.status, 200, JSON.stringify(t.body));
+    const c = await LineClient.open(port);
+    try {
+      assert.deepEqual(await c.ask('P 100 10'), ['RPRT -9']);
+      assert.equal((await rotator()).control_mode, 'tracking');
+      assert.deepEqual(await c.ask('S'), ['RPRT 0']);
+      assert.equal((await rotator()).control_mode, 'stopped');
+      assert.deepEqual(await c.ask('P 100 10'), ['RPRT 0'], 'once stopped, the client may point it');
+    } finally {
+      c.close();
+    }
+  });
+
   it('rotctld may not listen where the station\'s own rotator reaches a rotctld (it would drive itself)', async () => {
     const loop = await s.post('/api/v1/settings/rotator', { protocol: 'rotctld', rotctld_host: '127.0.0.1', rotctld_port: 4599, enabled: false });
     assert.equal(loop.status, 200, JSON.stringify(loop.body));
