@@ -85,6 +85,24 @@ export class PassBytesCache {
     return bytes;
   }
 
+  /**
+   * Serialises, in groups between yields, the items of passes still to come that are not kept yet,
+   * storing no answer: the warm-up after the pass table loads, so the first /passes after boot is a
+   * concatenation of stored items instead of guidance and JSON for every pass. Returns how many it built.
+   */
+  *warm(basis: unknown, events: readonly PassEvent[], now_ms: number, item: (p: PassEvent) => object): Generator<void, number, undefined> {
+    this.sync(basis);
+    let built = 0;
+    for (const p of events) {
+      if (this.basis !== basis) return built; // a new catalog arrived meanwhile: these items are stale
+      if (now_ms >= p.aos_ms || this.items.has(p)) continue;
+      this.keepItem(p, JSON.stringify(item(p)));
+      this.stats.itemsBuilt++;
+      if (++built % 16 === 0) yield;
+    }
+    return built;
+  }
+
   private keepItem(p: PassEvent, text: string): void {
     if (this.items.size >= this.itemMax) this.items.delete(this.items.keys().next().value!);
     this.items.set(p, text);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
+import { Listeners } from '../util/listeners.js';
 import { drainSliced, eventLoopSlicer } from '../util/loop-slices.js';
 import { ObserverFrame } from './frames.js';
 import { PassFinder } from './pass-finder.js';
@@ -90,6 +91,8 @@ export class PassTableService {
   /** Between start() and the end of the persisted table's load. */
   private booting = false;
   private stopped = true;
+  /** A new table became current (loaded from disk, computed or extended). */
+  private readonly tableListeners = new Listeners<PassTable>(log, 'new pass table');
 
   constructor(private readonly o: PassTableOptions) {
     this.path = join(o.dataDir, PASS_CACHE_FILE);
@@ -132,6 +135,11 @@ export class PassTableService {
   current(): PassTable | null {
     const t = this.table;
     return t && sameKey(t.key, this.key()) ? t : null;
+  }
+
+  /** Called with each table that becomes current (warm-ups of what is built from it). */
+  onTable(fn: (t: PassTable) => void): () => void {
+    return this.tableListeners.add(fn);
   }
 
   /** Resolves once the boot load and any pending computation have finished. */
@@ -210,6 +218,7 @@ export class PassTableService {
     }
     if (!next || gen !== this.gen || this.stopped) return;
     this.table = next;
+    this.tableListeners.emit(next);
     this.stats.lastComputeMs = performance.now() - t0;
     log.info(`pass table: ${next.size} passes for ${next.satIds.length} satellites to ${new Date(next.to_ms).toISOString()} in ${this.stats.lastComputeMs.toFixed(0)} ms`);
     try {
@@ -294,6 +303,7 @@ export class PassTableService {
       return;
     }
     this.table = t;
+    this.tableListeners.emit(t);
     this.stats.loadedFromDisk = true;
     log.info(`pass cache loaded: ${t.size} passes to ${new Date(t.to_ms).toISOString()}`);
   }

@@ -6,7 +6,7 @@ import { GuidanceEmbedSchema } from '../../guidance/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';
 import { DEFAULT_MIN_EL_DEG, passFilterSatIds } from '../../station/pass-filter.js';
 import { iso } from '../../util/clock.js';
-import { drainSliced } from '../../util/loop-slices.js';
+import { backgroundSlicer, drainSliced } from '../../util/loop-slices.js';
 import { PassBytesCache } from '../pass-bytes-cache.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { qBool, qInt, qNumber } from '../validate.js';
@@ -60,6 +60,29 @@ export function passesRoutes(s: Services): RouteDef[] {
   const horizon = s.orbit.horizonHours;
   // Two of the largest answers' items fit, so the kiosk's and /radio's queries keep theirs.
   const bytes = new PassBytesCache(2 * MAX_PASS_ITEMS);
+  // Each time a table is loaded or computed, the items of the whole horizon under the pass filter (a superset of
+  // the 24 h / and the kiosk ask for, and of /radio's 48 h) are built in slices in the background:
+  // the first /passes after boot then costs a concatenation (at a tenth of a core, guidance for
+  // ~1000 passes is seconds).
+  let warming: Promise<unknown> = Promise.resolve();
+  s.orbit.table.onTable(() => {
+    warming = warming
+      .then(async () => {
+        const now = s.clock.now();
+        const filter = s.stores.passFilter.get();
+        const passes = await s.orbit.passesWhenReady({
+          from_ms: now,
+          hours: horizon,
+          min_max_el_deg: filter.min_el_deg,
+          sat_ids: passFilterSatIds(filter, ISS_SAT_ID),
+          include_ongoing: false,
+          limit: MAX_PASS_ITEMS,
+        });
+        // In the background's short slices: a request meanwhile builds what is not warm yet itself.
+        await drainSliced(bytes.warm(s.catalog.current(), passes, now, (p) => passItem(s, p, now)), backgroundSlicer);
+      })
+      .catch(() => {}); // a warm-up that fails leaves the first answer to build its items, as before
+  });
   return [
     route({
       method: 'GET',
