@@ -1,6 +1,9 @@
 import { HamlibError, formatFreqHz, parseFreqHz, parseInteger, parseMode, type HamlibErrorCode, type HamlibRequest, type HamlibVfo, type Outcome } from './protocol.js';
 import { passbandOf, rigDescriptionOf } from './rig-description.js';
 import type { PttBlock, RigPort, RigReading, RigVfo } from './ports.js';
+import { logger } from '../util/logger.js';
+
+const log = logger('hamlib');
 
 // rigctld's rig commands on the station's rig (issue 26): the VFOs, split and the IC-705 pair
 // order as the radio area has them. VFO A is the receive VFO (rigB: MAIN) and VFO B the
@@ -25,6 +28,9 @@ const TO_HAMLIB: Readonly<Record<string, string>> = {
 };
 const TO_STATION: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(TO_HAMLIB).map(([s, h]) => [h, s]));
 const STATION_MODES = new Set(['FM', 'USB', 'LSB', 'AM', 'CW', 'CW-R', 'RTTY', 'RTTY-R', 'DV', 'FM-D', 'USB-D', 'LSB-D', 'AM-D']);
+
+/** What \get_modes lists: every mode the station sets, in Hamlib's spelling. */
+const MODE_LIST = [...STATION_MODES].map((m) => TO_HAMLIB[m] ?? m).join(' ');
 
 const hamlibMode = (m: string | null) => (m === null ? null : (TO_HAMLIB[m] ?? m));
 function stationMode(word: string): string | null {
@@ -100,6 +106,8 @@ export async function answerRig(req: HamlibRequest, c: RigClientState, d: RigAns
   try {
     return await run(req, c, d);
   } catch (err) {
+    // The station's refusals carry a code; anything else is a fault of ours, said in the log.
+    if (typeof (err as { code?: unknown })?.code !== 'string') log.error(`${c.name}: ${req.cmd} failed`, err);
     return error(rprtOf(err));
   }
 }
@@ -217,7 +225,7 @@ async function run(req: HamlibRequest, c: RigClientState, d: RigAnswerDeps): Pro
     case 'get_vfo_list':
       return { kind: 'values', values: [model === 'rigB' ? 'Main Sub' : 'VFOA VFOB'] };
     case 'get_modes':
-      return { kind: 'values', values: [[...STATION_MODES].map((m) => TO_HAMLIB[m] ?? m).join(' ')] };
+      return { kind: 'values', values: [MODE_LIST] };
     default:
       // A command Hamlib knows that this station does not pass on (levels, functions, memories...).
       return error(HamlibError.ENAVAIL);

@@ -323,7 +323,15 @@ export class HttpServer {
       if (state.aborted) return;
       // HEAD: the length GET would send, counted through the chunks (HEAD is rare; the body is never held).
       let length = 0;
-      if (state.head) for (const chunk of out.chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      if (state.head) {
+        try {
+          for (const chunk of out.chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+        } catch (err) {
+          // Nothing written yet: the usual error answer (its status, no body for HEAD).
+          if (!state.aborted) this.send(res, replyForError(err), false, true);
+          return;
+        }
+      }
       if (state.aborted) return;
       res.cork(() => {
         res.writeStatus('200 OK');

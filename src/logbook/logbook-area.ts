@@ -5,8 +5,14 @@
 // and nobody logging, none of the logbook's modules is ever read.
 import type { JsonStore } from '../store/json-store.js';
 import { LazyPart } from '../util/lazy-part.js';
+import { errorMessage } from '../util/errors.js';
+import { logger } from '../util/logger.js';
 import type { LogbookService, LogbookServiceDeps } from './logbook-service.js';
 import type { LogbookSettings, LogbookSettingsSchema } from './schemas.js';
+
+const log = logger('logbook');
+/** A load started in the background that failed: said, and tried again on the next use. */
+const loadFailed = (err: unknown) => log.warn(`the logbook did not load: ${errorMessage(err)}`);
 
 export type LogbookAreaDeps = Omit<LogbookServiceDeps, 'settings'> & { store: JsonStore<typeof LogbookSettingsSchema> };
 
@@ -31,9 +37,9 @@ export class LogbookArea {
       this.seen = next;
       if (this.stopped) return;
       // Turning the push on loads the logbook (its pending QSOs go out); a loaded one follows every change.
-      if (next.cloudlog_enabled || this.part.current) void this.get().then((l) => l.settingsChanged(prev, next)).catch(() => {});
+      if (next.cloudlog_enabled || this.part.current) void this.get().then((l) => l.settingsChanged(prev, next)).catch(loadFailed);
     });
-    if (this.seen.cloudlog_enabled) void this.get().catch(() => {});
+    if (this.seen.cloudlog_enabled) void this.get().catch(loadFailed);
   }
 
   async stop(): Promise<void> {

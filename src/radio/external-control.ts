@@ -3,7 +3,7 @@ import type { RadioSettings } from './settings.js';
 import type { Vfo } from './rig.js';
 import { cmd, decode } from './civ/commands.js';
 import { rigBandOf } from '../guidance/eligibility.js';
-import { AppError, badRequest } from '../util/errors.js';
+import { AppError } from '../util/errors.js';
 import type { Clock } from '../util/clock.js';
 
 // The rig as a network client (Hamlib's rigctld, issue 26) drives it. Gets answer from a readback
@@ -122,7 +122,7 @@ export class ExternalControl {
     this.pttReading ??= c
       .operate('read PTT', async (rig) => decode.onOff(await rig.bus.request(cmd.readTransmit())))
       .then((on) => {
-        if (on === null) throw badRequest('the rig answered the PTT read with a malformed reply', null, 'rig_error');
+        if (on === null) throw new AppError(502, 'rig_error', 'the rig answered the PTT read with a malformed reply');
         this.ptt = { on, at_ms: this.d.clock.now() };
         return on;
       })

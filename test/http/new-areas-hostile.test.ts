@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-// The routes of the Hamlib servers, the frequency profiles and the logbook (issues 26–28) with
+// The routes of the Hamlib servers, the frequency profiles, the transmitters source and the logbook (issues 26–28) with
 // bodies of the wrong JSON type and nested junk, over HTTP to the real server (listed from the
 // live /docs, so a new route there is swept too): a JSON 4xx or a harmless 200, never a 500, and
 // nothing stored that the next read would not validate.
@@ -21,12 +21,14 @@ const HOSTILE: string[] = [
   '{"sat_id":"iss","mode":"linear","columns":[],"uplink_step_hz":1e999}',
   '{"rigctld_port":"4532","bind_host":["0.0.0.0"],"allow_ptt":"yes"}',
   '{"cloudlog_url":"javascript:alert(1)","cloudlog_enabled":1}',
+  '{"transmitters_source":["https://x"],"transmitters_cron":"* * * * * *"}',
+  '{"transmitters_source":"relative/path.json","transmitters_cron":7}',
   '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
   JSON.stringify({ deep: JSON.parse('['.repeat(2000) + ']'.repeat(2000)) }),
   JSON.stringify({ call: 'W1AW', comment: 'x'.repeat(100_000) }),
 ];
 
-const AREAS = ['/api/v1/logbook', '/api/v1/frequency-guides', '/api/v1/settings/hamlib', '/api/v1/settings/logbook'];
+const AREAS = ['/api/v1/logbook', '/api/v1/frequency-guides', '/api/v1/settings/hamlib', '/api/v1/settings/logbook', '/api/v1/datasets/sources'];
 
 describe('Hamlib, profile and logbook routes with hostile bodies', () => {
   let s: TestServer;
@@ -41,12 +43,12 @@ describe('Hamlib, profile and logbook routes with hostile bodies', () => {
   after(() => s?.stop());
 
   it('lists the new POST routes', () => {
-    for (const p of ['/api/v1/logbook/qso', '/api/v1/logbook/qso/delete', '/api/v1/frequency-guides/profiles', '/api/v1/frequency-guides/profiles/delete', '/api/v1/settings/hamlib', '/api/v1/settings/logbook'])
+    for (const p of ['/api/v1/logbook/qso', '/api/v1/logbook/qso/delete', '/api/v1/frequency-guides/profiles', '/api/v1/frequency-guides/profiles/delete', '/api/v1/settings/hamlib', '/api/v1/settings/logbook', '/api/v1/datasets/sources'])
       assert.ok(paths.includes(p), `${p} in /docs`);
   });
 
   it('answers every hostile body with a JSON 4xx or a harmless 200, never 500, and stores nothing invalid', async () => {
-    const before = { hamlib: (await s.get('/api/v1/settings/hamlib')).body, logbook: (await s.get('/api/v1/settings/logbook')).body };
+    const before = { hamlib: (await s.get('/api/v1/settings/hamlib')).body, logbook: (await s.get('/api/v1/settings/logbook')).body, sources: (await s.get('/api/v1/datasets/sources')).body };
     const bad: string[] = [];
     for (const p of paths) {
       for (const body of HOSTILE) {
@@ -61,6 +63,7 @@ describe('Hamlib, profile and logbook routes with hostile bodies', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
     assert.deepEqual((await s.get('/api/v1/settings/hamlib')).body, before.hamlib, 'no junk stored in the Hamlib settings');
     assert.deepEqual((await s.get('/api/v1/settings/logbook')).body, before.logbook, 'no junk stored in the logbook settings');
+    assert.deepEqual((await s.get('/api/v1/datasets/sources')).body, before.sources, 'no junk stored in the sources');
     assert.deepEqual((await s.get('/api/v1/logbook')).body.items, [], 'no QSO logged from junk');
     assert.ok((await s.get('/api/v1/frequency-guides/profiles')).body.items.every((p: { source: string }) => p.source !== 'operator'), 'no operator profile from junk');
   });

@@ -6,10 +6,14 @@ import { GuidanceEmbedSchema } from '../../guidance/schemas.js';
 import type { PassEvent } from '../../orbit/types.js';
 import { DEFAULT_MIN_EL_DEG, passFilterSatIds } from '../../station/pass-filter.js';
 import { iso } from '../../util/clock.js';
+import { errorMessage } from '../../util/errors.js';
+import { logger } from '../../util/logger.js';
 import { backgroundSlicer, drainSliced } from '../../util/loop-slices.js';
 import { PassBytesCache } from '../pass-bytes-cache.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { qBool, qInt, qNumber } from '../validate.js';
+
+const log = logger('passes');
 
 export const DEFAULT_PASS_HOURS = 24;
 /**
@@ -81,7 +85,8 @@ export function passesRoutes(s: Services): RouteDef[] {
         // In the background's short slices: a request meanwhile builds what is not warm yet itself.
         await drainSliced(bytes.warm(s.catalog.current(), passes, now, (p) => passItem(s, p, now)), backgroundSlicer);
       })
-      .catch(() => {}); // a warm-up that fails leaves the first answer to build its items, as before
+      // A warm-up that fails leaves the first answer to build its items, as before.
+      .catch((err) => log.warn(`warming /passes items failed: ${errorMessage(err)}`));
   });
   return [
     route({
