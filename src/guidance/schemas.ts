@@ -15,7 +15,9 @@ export type CorrectionSide = (typeof CORRECTION_SIDES)[number];
 export const GUIDANCE_MODES = ['fm', 'linear'] as const;
 export type GuidanceMode = (typeof GUIDANCE_MODES)[number];
 
-const hz = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(300e9));
+/** The CTCSS tones rigs offer lie between 67.0 and 254.1 Hz. */
+export const TONE_RANGE = 'must be a CTCSS tone between 60 and 260 Hz';
+const hz = v.pipe(v.number('must be a frequency in Hz'), v.integer('must be a whole number of Hz'), v.minValue(1, 'must be above 0 Hz'), v.maxValue(300e9, 'must be at most 300 GHz'));
 /** Steps are taken as written: zero, negative or odd steps are legal and fall back to plain rounding (rule 7). */
 const stepHz = v.number();
 
@@ -54,7 +56,7 @@ const entryBase = {
   downlink_step_hz: stepHz,
   uplink_mode: rigModeText,
   downlink_mode: rigModeText,
-  ctcss_hz: v.optional(v.pipe(v.number(), v.minValue(60), v.maxValue(260))),
+  ctcss_hz: v.optional(v.pipe(v.number('must be a tone in Hz'), v.minValue(60, TONE_RANGE), v.maxValue(260, TONE_RANGE))),
   /** Where the entry's frequencies came from (a SatNOGS record, a curated fact, the operator). */
   source: v.optional(v.string()),
   note: v.optional(v.string()),
