@@ -2,6 +2,7 @@ import { readdir, realpath } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
+import { hangupAware, type Binding } from './hangup-aware-binding.js';
 
 // The one outside thing this wraps: a serial device through the `serialport` package. Never
 // throws into the caller's event handlers; open() and list() answer with a result or an error.
@@ -94,10 +95,15 @@ async function stableNames(): Promise<Map<string, string[]>> {
   return byTarget;
 }
 
+/** serialport's own binding for this platform, reporting every kind of hangup (see hangup-aware-binding.ts). */
+const binding = hangupAware(SerialPort.binding as unknown as Binding);
+
 export const nodeSerialDriver: SerialDriver = {
   open(path, baudRate) {
     return new Promise((resolve, reject) => {
-      const port = new SerialPort({ path, baudRate, autoOpen: false, hupcl: false });
+      // `binding` is not in SerialPort's option type, but its constructor takes it over the detected one.
+      const options = { path, baudRate, autoOpen: false, hupcl: false, binding };
+      const port = new SerialPort(options as ConstructorParameters<typeof SerialPort>[0]);
       port.open((err) => {
         if (err) return reject(new Error(`cannot open ${path}: ${err.message}`));
         resolve(new PortConnection(port, path));

@@ -110,8 +110,8 @@ describe('auto-track and knob-follow (IC-705, echo on)', () => {
   it('after an unplug the loop writes the whole pair again once the rig is back', async () => {
     assert.equal((await f.s.post('/api/v1/radio/auto-track/start', { sat_id: 'rs-44', interval_ms: 1000 })).status, 200);
     await f.pty.unplug();
-    // The serial binding notices the vanished pty on its next read error: seconds on a busy machine.
-    await until(async () => (await state()).runtime.connected === false, 'unplug noticed', 10_000);
+    // Noticed at once, whichever way the hangup reaches the binding (see src/links/hangup-aware-binding.ts).
+    await until(async () => (await state()).runtime.connected === false, 'unplug noticed');
     await f.sim.close().catch(() => {});
     await f.pty.replug();
     await f.sim.open(f.pty.rigPath);
