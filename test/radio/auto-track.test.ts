@@ -11,9 +11,20 @@ describe('auto-track and knob-follow (IC-705, echo on)', () => {
   let f: RigFixture;
   let clock: FixedClock;
   const state = async () => (await f.s.get('/api/v1/radio/state')).body;
+  /**
+   * Moves the clock, then waits (real time) until the poll loop and auto-track have re-armed: each
+   * arms its next timer only when its serial exchange is done, so the timers pending before the
+   * move are back exactly when the rig has answered, however slow the machine.
+   */
   const tick = async (ms: number) => {
+    const armed = clock.pendingTimers;
     clock.advance(ms);
-    await new Promise((r) => setTimeout(r, 60)); // the tick's serial exchange runs on real I/O
+    await until(() => clock.pendingTimers >= armed, `the loops re-armed after ${ms} ms`);
+  };
+  /** The operator turns the knob; waits until the station has heard the rig's transceive broadcast. */
+  const turnKnob = async (hz: number) => {
+    f.sim.turnKnob('A', hz);
+    await until(async () => (await state()).runtime.targets.vfo_a_freq_hz === hz, `broadcast of ${hz} Hz heard`);
   };
 
   before(async () => {
@@ -55,7 +66,7 @@ describe('auto-track and knob-follow (IC-705, echo on)', () => {
     const before = await state();
     const upBefore = f.sim.state.vfoB.freq;
     const rx = f.sim.state.vfoA.freq + 5_000;
-    f.sim.turnKnob('A', rx); // broadcast: first read
+    await turnKnob(rx); // broadcast: first read
     await tick(1000); // poll readback: second read, then the tick follows
     await tick(1000);
     await until(() => Math.abs(f.sim.state.vfoB.freq - (upBefore - 5_000)) < 200, `uplink followed (${f.sim.state.vfoB.freq} vs ${upBefore - 5000})`);
@@ -68,11 +79,11 @@ describe('auto-track and knob-follow (IC-705, echo on)', () => {
   it('while the knob is still turning nothing is written', async () => {
     f.sim.clearLog();
     const a = f.sim.state.vfoA.freq;
-    f.sim.turnKnob('A', a + 1_000);
+    await turnKnob(a + 1_000);
     await tick(300);
-    f.sim.turnKnob('A', a + 2_000);
+    await turnKnob(a + 2_000);
     await tick(300);
-    f.sim.turnKnob('A', a + 3_000);
+    await turnKnob(a + 3_000);
     await tick(400);
     const sets = wire(f.sim).filter((w) => w.startsWith('25') && w.split(' ').length > 2);
     assert.deepEqual(sets, [], 'no frequency written against the moving knob');
@@ -92,7 +103,7 @@ describe('auto-track and knob-follow (IC-705, echo on)', () => {
     const r = await f.s.post('/api/v1/radio/auto-track/start', { sat_id: 'iss', interval_ms: 1000 });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const up = f.sim.state.vfoB.freq;
-    f.sim.turnKnob('A', f.sim.state.vfoA.freq + 10_000);
+    await turnKnob(f.sim.state.vfoA.freq + 10_000);
     await tick(1000);
     await tick(1000);
     await tick(1000);
