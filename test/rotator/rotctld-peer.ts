@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 // Hamlib's real rotctld with its dummy rotator (-m 1) on a free loopback port: the peer our
 // rotctld client is checked against (driver-rotctld.test.ts, rotator-routes.test.ts).
@@ -17,17 +17,32 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startRotctld(port: number): Promise<ChildProcess> {
-  const proc = spawn('rotctld', ['-m', '1', '-T', '127.0.0.1', '-t', String(port)], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const c = createServer(); // probe by binding: EADDRINUSE means rotctld listens
-      c.once('error', () => resolve(true));
-      c.listen(port, '127.0.0.1', () => c.close(() => resolve(false)));
+/** Whether something accepts connections on 127.0.0.1:port (a probe that takes nothing from it). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = connect(port, '127.0.0.1');
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
     });
-    if (up) return proc;
+    c.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts rotctld and resolves once it accepts a connection. The probe connects: a probe that
+ * binds the port (as this once did) can hold it at the moment rotctld binds, and rotctld then
+ * exits with status 1, the more often the busier the machine. Its exit ends the wait at once.
+ */
+export async function startRotctld(port: number): Promise<ChildProcess> {
+  const proc = spawn('rotctld', ['-m', '1', '-T', '127.0.0.1', '-t', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+  for (let i = 0; i < 100; i++) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`rotctld exited (${proc.exitCode ?? proc.signalCode}): ${stderr.trim()}`);
+    if (await accepts(port)) return proc;
     await sleep(20);
   }
   proc.kill();
-  throw new Error('rotctld did not start listening');
+  throw new Error(`rotctld did not start listening: ${stderr.trim()}`);
 }
