@@ -17,10 +17,11 @@ const have = spawnSync('rotctl', ['--version']).status === 0 && spawnSync('socat
 const required = process.env.REQUIRE_HAMLIB === '1';
 const skip = !have && !required ? 'rotctl (apt-get install libhamlib-utils) or socat is not installed; set REQUIRE_HAMLIB=1 to make this a failure' : false;
 
+/** Runs rotctl; a failure carries stdout too, where rotctl prints "get_pos: error = …". */
 function rotctl(model: number, device: string, baud: number, ...cmd: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('rotctl', ['-m', String(model), '-r', device, '-s', String(baud), ...cmd], { timeout: 15000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`rotctl ${cmd.join(' ')}: ${err.message} ${stderr}`));
+      if (err) reject(new Error(`rotctl ${cmd.join(' ')}: ${err.message} ${stderr.trim()} ${stdout.trim()}`));
       else resolve(stdout);
     });
   });
