@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 // Dependencies point inward and never loop: checked on the import statements of src/ (type-only
 // imports included, since they are how cycles creep in).
@@ -111,6 +111,17 @@ describe('architecture', () => {
       if (!mine) return [];
       return deps.filter((d) => EQUIPMENT.some((e) => e !== mine && d.startsWith(e)) && !api(d)).map((d) => `${f} → ${d}`);
     });
+    assert.deepEqual(out, []);
+  });
+
+  // Names: one thing has one name, and a module is named for what it holds, so a reader who
+  // meets a name knows where it lives (issue 32: two RigPorts, hamlib/protocol.ts beside
+  // hamlib/protocol/, the rotator's RPRT mapping in answer-rig.ts, ByteConnection in
+  // tcp-driver.ts, RotatorArea.hamlibLimits).
+
+  it("links/: a driver wraps one outside link and imports no other link's driver (what links share lives in its own module)", () => {
+    const link = (f: string) => (f.startsWith('links/') && f.endsWith('-driver.ts') ? basename(f, '-driver.ts').replace(/^lazy-/, '') : null);
+    const out = [...graph].flatMap(([f, deps]) => deps.filter((d) => link(f) !== null && link(d) !== null && link(d) !== link(f)).map((d) => `${f} → ${d}`));
     assert.deepEqual(out, []);
   });
 });
