@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
 // Dependencies point inward and never loop: checked on the import statements of src/ (type-only
@@ -118,6 +118,14 @@ describe('architecture', () => {
   // meets a name knows where it lives (issue 32: two RigPorts, hamlib/protocol.ts beside
   // hamlib/protocol/, the rotator's RPRT mapping in answer-rig.ts, ByteConnection in
   // tcp-driver.ts, RotatorArea.hamlibLimits).
+
+  it('no module X.ts stands beside a folder X/', () => {
+    const beside = [...graph.keys()].filter((f) => {
+      const dir = join(SRC, f.slice(0, -'.ts'.length));
+      return existsSync(dir) && statSync(dir).isDirectory();
+    });
+    assert.deepEqual(beside, []);
+  });
 
   it("links/: a driver wraps one outside link and imports no other link's driver (what links share lives in its own module)", () => {
     const link = (f: string) => (f.startsWith('links/') && f.endsWith('-driver.ts') ? basename(f, '-driver.ts').replace(/^lazy-/, '') : null);

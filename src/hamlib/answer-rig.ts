@@ -1,4 +1,8 @@
-import { HamlibError, formatFreqHz, parseFreqHz, parseInteger, parseMode, type HamlibErrorCode, type HamlibRequest, type HamlibVfo, type Outcome } from './protocol.js';
+import { HamlibError, type HamlibErrorCode } from './protocol/errors.js';
+import type { Outcome } from './protocol/reply.js';
+import type { HamlibRequest } from './protocol/request.js';
+import { formatFreqHz, parseFreqHz, parseInteger } from './protocol/values.js';
+import { parseMode, type HamlibVfo } from './protocol/vocab.js';
 import { passbandOf, rigDescriptionOf } from './rig-description.js';
 import type { PttBlock, RigPort, RigReading, RigVfo } from './ports.js';
 import { logger } from '../util/logger.js';

@@ -1,4 +1,7 @@
-import { HamlibError, formatDeg, parseInteger, parseNumber, type HamlibRequest, type Outcome } from './protocol.js';
+import { HamlibError } from './protocol/errors.js';
+import type { Outcome } from './protocol/reply.js';
+import type { HamlibRequest } from './protocol/request.js';
+import { formatDeg, parseInteger, parseNumber } from './protocol/values.js';
 import { rprtOf } from './answer-rig.js';
 import type { RotPort } from './ports.js';
 

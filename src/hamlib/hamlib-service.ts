@@ -1,5 +1,5 @@
 import { startLineServer, type LineClient, type LineServer } from './line-server.js';
-import { newRigSession, serveRigLine, serveRotLine, type RigSession, type RotDescription } from './protocol.js';
+import { newRigSession, serveRigLine, serveRotLine, type RigSession, type RotDescription } from './protocol/serve-line.js';
 import { answerRig, type RigAnswerDeps, type RigClientState } from './answer-rig.js';
 import { answerRot } from './answer-rot.js';
 import { rigDescriptionOf } from './rig-description.js';

@@ -1,5 +1,5 @@
-import type { FreqRange, HamlibMode, HamlibVfo, RigDescription } from './protocol.js';
-import { RIGCTLD_VERSION } from './protocol.js';
+import { RIGCTLD_VERSION, type FreqRange, type RigDescription } from './protocol/dump-state.js';
+import type { HamlibMode, HamlibVfo } from './protocol/vocab.js';
 
 // What \dump_state tells a client about the station's rig, by the configured model: Hamlib's own
 // model numbers (3085 IC-705, 3081 IC-9700) so clients that look them up find the right rig, the
