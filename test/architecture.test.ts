@@ -60,6 +60,9 @@ function cycles(): string[][] {
   return out;
 }
 
+/** The words of a module's file name: "answer-rot.ts" → answer, rot. */
+const words = (f: string) => basename(f, '.ts').split('-');
+
 const importsOf = (prefix: string) => [...graph].filter(([f]) => f.startsWith(prefix)).flatMap(([f, deps]) => deps.map((d) => [f, d] as const));
 
 describe('architecture', () => {
@@ -125,6 +128,13 @@ describe('architecture', () => {
       return existsSync(dir) && statSync(dir).isDirectory();
     });
     assert.deepEqual(beside, []);
+  });
+
+  it('a module named for the rotator imports none named for the rig, and the other way round (what both use lives in neither)', () => {
+    const rig = (f: string) => words(f).some((w) => /^rig(ctld?)?$/.test(w));
+    const rot = (f: string) => words(f).some((w) => /^rot/.test(w));
+    const out = [...graph].flatMap(([f, deps]) => deps.filter((d) => (rot(f) && rig(d)) || (rig(f) && rot(d))).map((d) => `${f} → ${d}`));
+    assert.deepEqual(out, []);
   });
 
   it("links/: a driver wraps one outside link and imports no other link's driver (what links share lives in its own module)", () => {

@@ -3,6 +3,7 @@ import type { Outcome } from './protocol/reply.js';
 import type { HamlibRequest } from './protocol/request.js';
 import { formatFreqHz, parseFreqHz, parseInteger } from './protocol/values.js';
 import { parseMode, type HamlibVfo } from './protocol/vocab.js';
+import { rprtOf } from './station-errors.js';
 import { passbandOf, rigDescriptionOf } from './rig-description.js';
 import type { PttBlock, RigPort, RigReading, RigVfo } from './ports.js';
 import { logger } from '../util/logger.js';
@@ -66,34 +67,6 @@ function vfoOf(v: HamlibVfo | string, current: RigVfo): RigVfo | null {
 }
 
 const vfoName = (v: RigVfo, model: 'rigA' | 'rigB'): string => (model === 'rigB' ? (v === 'A' ? 'Main' : 'Sub') : v === 'A' ? 'VFOA' : 'VFOB');
-
-/** The station's errors as Hamlib's codes. */
-export function rprtOf(err: unknown): HamlibErrorCode {
-  const code = (err as { code?: unknown })?.code;
-  switch (code) {
-    case 'rig_timeout':
-    case 'rotator_timeout':
-      return HamlibError.ETIMEOUT;
-    case 'rig_not_connected':
-    case 'radio_disabled':
-    case 'rig_unavailable':
-    case 'rotator_not_connected':
-    case 'rotator_disabled':
-      return HamlibError.EIO;
-    case 'not_available':
-      return HamlibError.ENAVAIL;
-    case 'validation_failed':
-      return HamlibError.EINVAL;
-    case 'rig_rejected':
-    case 'session_owns_rig':
-    case 'tx_guard':
-    case 'tx_refused':
-    case 'rotator_tracking':
-      return HamlibError.ERJCTED;
-    default:
-      return (err as { status?: number })?.status === 400 ? HamlibError.EINVAL : HamlibError.EIO;
-  }
-}
 
 export interface RigAnswerDeps {
   rig: RigPort;

@@ -2,7 +2,7 @@ import { HamlibError } from './protocol/errors.js';
 import type { Outcome } from './protocol/reply.js';
 import type { HamlibRequest } from './protocol/request.js';
 import { formatDeg, parseInteger, parseNumber } from './protocol/values.js';
-import { rprtOf } from './answer-rig.js';
+import { rprtOf } from './station-errors.js';
 import type { RotPort } from './ports.js';
 
 // rotctld's rotator commands on the station's rotator (issue 26). Positions are the rotator's
