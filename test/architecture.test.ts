@@ -60,6 +60,8 @@ function cycles(): string[][] {
   return out;
 }
 
+/** The code of a module without its comments (good enough for declarations: no regex or URL in a string starts a line). */
+const code = (f: string) => readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 /** The words of a module's file name: "answer-rot.ts" → answer, rot. */
 const words = (f: string) => basename(f, '.ts').split('-');
 
@@ -141,5 +143,13 @@ describe('architecture', () => {
     const link = (f: string) => (f.startsWith('links/') && f.endsWith('-driver.ts') ? basename(f, '-driver.ts').replace(/^lazy-/, '') : null);
     const out = [...graph].flatMap(([f, deps]) => deps.filter((d) => link(f) !== null && link(d) !== null && link(d) !== link(f)).map((d) => `${f} → ${d}`));
     assert.deepEqual(out, []);
+  });
+
+  it('the rig and the rotator Hamlib drives name nothing after Hamlib (a member says what it is, not who asks for it)', () => {
+    const named = [...graph.keys()]
+      .filter((f) => f.startsWith('radio/') || f.startsWith('rotator/'))
+      // members (a line starting with the name, after modifiers) and exported declarations
+      .flatMap((f) => [...code(f).matchAll(/^[ \t]*(?:export\s+(?:async\s+)?(?:function|const|let|class|interface|type|enum)\s+|(?:(?:public|private|protected|readonly|static|async|get|set)\s+)*)([hH]amlib\w*)\s*[(:=<?]/gm)].map((m) => `${f}: ${m[1]}`));
+    assert.deepEqual(named, []);
   });
 });

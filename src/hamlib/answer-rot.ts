@@ -45,7 +45,7 @@ async function run(req: HamlibRequest, rot: RotPort): Promise<Outcome> {
       const dir = parseInteger(req.args[0]);
       if (parseInteger(req.args[1]) === null) return { kind: 'error', code: HamlibError.EINVAL };
       const p = rot.position();
-      const l = rot.hamlibLimits();
+      const l = rot.travelLimits();
       switch (dir) {
         case MOVE.UP:
           await rot.goto(p.az_deg, l.max_el_deg);

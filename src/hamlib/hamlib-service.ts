@@ -193,6 +193,6 @@ export class HamlibService {
   }
 
   private rotDescription(): RotDescription {
-    return { model: 1, limits: { ...this.d.rot.hamlibLimits(), south_zero: false }, info: 'satstation rotator' };
+    return { model: 1, limits: { ...this.d.rot.travelLimits(), south_zero: false }, info: 'satstation rotator' };
   }
 }

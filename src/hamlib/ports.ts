@@ -36,8 +36,8 @@ export interface RotPosition {
 
 /** The rotator area, as a Hamlib client may drive it (controller coordinates, limits applied by the rotator). */
 export interface RotPort {
-  /** The limits as controller coordinates ("min_az" may be negative with a south stop). */
-  hamlibLimits(): { min_az_deg: number; max_az_deg: number; min_el_deg: number; max_el_deg: number };
+  /** How far it travels, as controller coordinates ("min_az" may be negative with a south stop). */
+  travelLimits(): { min_az_deg: number; max_az_deg: number; min_el_deg: number; max_el_deg: number };
   /** The last read-back position; throws when the rotator is not connected or never answered. */
   position(): RotPosition;
   goto(az_deg: number, el_deg: number): Promise<void>;
