@@ -91,7 +91,7 @@ describe('architecture', () => {
   // and sideways between equipment only through the offering area's API module.
   const GROUND = ['util/', 'store/', 'links/', 'ham/'];
   // hamlib/ is the network front of the rig and the rotator: it reaches them only through the
-  // ports it declares itself (hamlib/ports.ts), which the composition root fills.
+  // interfaces it declares itself (hamlib/station-equipment.ts), which the composition root fills.
   const EQUIPMENT = ['radio/', 'aprs/', 'rotator/', 'hamlib/'];
   const SKY = ['catalog/', 'orbit/', 'guidance/'];
 
@@ -123,6 +123,15 @@ describe('architecture', () => {
   // meets a name knows where it lives (issue 32: two RigPorts, hamlib/protocol.ts beside
   // hamlib/protocol/, the rotator's RPRT mapping in answer-rig.ts, ByteConnection in
   // tcp-driver.ts, RotatorArea.hamlibLimits).
+
+  it('no two modules declare an exported type, interface or class of the same name (a re-export declares nothing)', () => {
+    const where = new Map<string, string[]>();
+    for (const f of graph.keys()) {
+      for (const m of code(f).matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:interface|type|class|enum)\s+([A-Za-z_$][\w$]*)/gm)) where.set(m[1], [...(where.get(m[1]) ?? []), f]);
+    }
+    const twice = [...where].filter(([, fs]) => fs.length > 1).map(([name, fs]) => `${name}: ${fs.join(', ')}`);
+    assert.deepEqual(twice, []);
+  });
 
   it('no module X.ts stands beside a folder X/', () => {
     const beside = [...graph.keys()].filter((f) => {

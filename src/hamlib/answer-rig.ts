@@ -5,7 +5,7 @@ import { formatFreqHz, parseFreqHz, parseInteger } from './protocol/values.js';
 import { parseMode, type HamlibVfo } from './protocol/vocab.js';
 import { rprtOf } from './station-errors.js';
 import { passbandOf, rigDescriptionOf } from './rig-description.js';
-import type { PttBlock, RigPort, RigReading, RigVfo } from './ports.js';
+import type { ExternalRig, PttBlock, RigReading, RigVfo } from './station-equipment.js';
 import { logger } from '../util/logger.js';
 
 const log = logger('hamlib');
@@ -69,7 +69,7 @@ function vfoOf(v: HamlibVfo | string, current: RigVfo): RigVfo | null {
 const vfoName = (v: RigVfo, model: 'rigA' | 'rigB'): string => (model === 'rigB' ? (v === 'A' ? 'Main' : 'Sub') : v === 'A' ? 'VFOA' : 'VFOB');
 
 export interface RigAnswerDeps {
-  rig: RigPort;
+  rig: ExternalRig;
   /** The station's rules for a network PTT (allow_ptt, emergency stop, lock, callsign). */
   pttBlock: PttBlock;
   /** A refused PTT, for the runtime's last_error and the log. */

@@ -1,5 +1,5 @@
 import { RIG_COMMANDS, ROT_COMMANDS } from './commands.js';
-import { rigDumpCaps, rigDumpState, rotDumpState, type RigDescription, type RotatorLimits } from './dump-state.js';
+import { rigDumpCaps, rigDumpState, rotDumpState, type DumpStateLimits, type RigDescription } from './dump-state.js';
 import { HamlibError } from './errors.js';
 import { formatInvalid, formatReply, rprt, type Outcome } from './reply.js';
 import { CommandTable, parseRequestLine, type HamlibRequest } from './request.js';
@@ -99,7 +99,7 @@ export async function serveRigLine(line: string, session: RigSession, rig: RigDe
 export interface RotDescription {
   /** The Hamlib model number reported (2 is Hamlib's NET rotctl, 1 its dummy). */
   model: number;
-  limits: RotatorLimits;
+  limits: DumpStateLimits;
   info: string;
 }
 
