@@ -1,9 +1,9 @@
 // What the Hamlib servers drive, as the station offers it: the rig and the rotator under a
 // network client's external control, and the station's transmit rules. The radio area and the
 // rotator area implement these (the composition root hands them over), so hamlib/ imports
-// neither and stays the thin network front it is. Failures are thrown as the station's
-// own errors (AppError: status, code, message); answer-rig.ts and answer-rot.ts turn them into
-// Hamlib's RPRT codes.
+// neither's code (only the radio's list of modes, through radio-api.ts) and stays the thin
+// network front it is. Failures are thrown as the station's own errors (AppError: status, code,
+// message); station-errors.ts turns them into Hamlib's RPRT codes.
 
 export type RigVfo = 'A' | 'B';
 
