@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 // Dependencies point inward and never loop: checked on the import statements of src/ (type-only
 // imports included, since they are how cycles creep in).
@@ -60,6 +60,11 @@ function cycles(): string[][] {
   return out;
 }
 
+/** The code of a module without its comments (good enough for declarations: no regex or URL in a string starts a line). */
+const code = (f: string) => readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+/** The words of a module's file name: "answer-rot.ts" → answer, rot. */
+const words = (f: string) => basename(f, '.ts').split('-');
+
 const importsOf = (prefix: string) => [...graph].filter(([f]) => f.startsWith(prefix)).flatMap(([f, deps]) => deps.map((d) => [f, d] as const));
 
 describe('architecture', () => {
@@ -86,7 +91,7 @@ describe('architecture', () => {
   // and sideways between equipment only through the offering area's API module.
   const GROUND = ['util/', 'store/', 'links/', 'ham/'];
   // hamlib/ is the network front of the rig and the rotator: it reaches them only through the
-  // ports it declares itself (hamlib/ports.ts), which the composition root fills.
+  // interfaces it declares itself (hamlib/station-equipment.ts), which the composition root fills.
   const EQUIPMENT = ['radio/', 'aprs/', 'rotator/', 'hamlib/'];
   const SKY = ['catalog/', 'orbit/', 'guidance/'];
 
@@ -112,5 +117,48 @@ describe('architecture', () => {
       return deps.filter((d) => EQUIPMENT.some((e) => e !== mine && d.startsWith(e)) && !api(d)).map((d) => `${f} → ${d}`);
     });
     assert.deepEqual(out, []);
+  });
+
+  // Names: one thing has one name, and a module is named for what it holds, so a reader who
+  // meets a name knows where it lives (issue 32: two RigPorts, hamlib/protocol.ts beside
+  // hamlib/protocol/, the rotator's RPRT mapping in answer-rig.ts, ByteConnection in
+  // tcp-driver.ts, RotatorArea.hamlibLimits).
+
+  it('no two modules declare an exported type, interface or class of the same name (a re-export declares nothing)', () => {
+    const where = new Map<string, string[]>();
+    for (const f of graph.keys()) {
+      for (const m of code(f).matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:interface|type|class|enum)\s+([A-Za-z_$][\w$]*)/gm)) where.set(m[1], [...(where.get(m[1]) ?? []), f]);
+    }
+    const twice = [...where].filter(([, fs]) => fs.length > 1).map(([name, fs]) => `${name}: ${fs.join(', ')}`);
+    assert.deepEqual(twice, []);
+  });
+
+  it('no module X.ts stands beside a folder X/', () => {
+    const beside = [...graph.keys()].filter((f) => {
+      const dir = join(SRC, f.slice(0, -'.ts'.length));
+      return existsSync(dir) && statSync(dir).isDirectory();
+    });
+    assert.deepEqual(beside, []);
+  });
+
+  it('a module named for the rotator imports none named for the rig, and the other way round (what both use lives in neither)', () => {
+    const rig = (f: string) => words(f).some((w) => /^rig(ctld?)?$/.test(w));
+    const rot = (f: string) => words(f).some((w) => /^rot/.test(w));
+    const out = [...graph].flatMap(([f, deps]) => deps.filter((d) => (rot(f) && rig(d)) || (rig(f) && rot(d))).map((d) => `${f} → ${d}`));
+    assert.deepEqual(out, []);
+  });
+
+  it("links/: a driver wraps one outside link and imports no other link's driver (what links share lives in its own module)", () => {
+    const link = (f: string) => (f.startsWith('links/') && f.endsWith('-driver.ts') ? basename(f, '-driver.ts').replace(/^lazy-/, '') : null);
+    const out = [...graph].flatMap(([f, deps]) => deps.filter((d) => link(f) !== null && link(d) !== null && link(d) !== link(f)).map((d) => `${f} → ${d}`));
+    assert.deepEqual(out, []);
+  });
+
+  it('the rig and the rotator Hamlib drives name nothing after Hamlib (a member says what it is, not who asks for it)', () => {
+    const named = [...graph.keys()]
+      .filter((f) => f.startsWith('radio/') || f.startsWith('rotator/'))
+      // members (a line starting with the name, after modifiers) and exported declarations
+      .flatMap((f) => [...code(f).matchAll(/^[ \t]*(?:export\s+(?:async\s+)?(?:function|const|let|class|interface|type|enum)\s+|(?:(?:public|private|protected|readonly|static|async|get|set)\s+)*)([hH]amlib\w*)\s*[(:=<?]/gm)].map((m) => `${f}: ${m[1]}`));
+    assert.deepEqual(named, []);
   });
 });

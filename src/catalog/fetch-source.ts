@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { drainSliced } from '../util/loop-slices.js';
+import { retryAfterMs } from '../util/retry-after.js';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -23,14 +24,6 @@ export type FetchResult =
   | { kind: 'error'; message: string; status: number | null; retryAfterMs: number | null };
 
 export const isUrl = (s: string) => /^https?:\/\//i.test(s);
-
-/** Seconds or an HTTP date → ms from now; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, nowMs: number): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const t = Date.parse(value);
-  return Number.isFinite(t) ? Math.max(0, t - nowMs) : null;
-}
 
 export function parseMaxAge(cacheControl: string | null): number | null {
   if (!cacheControl || /no-store|no-cache/i.test(cacheControl)) return null;
@@ -88,7 +81,7 @@ async function fetchHttp(url: string, o: FetchOptions): Promise<FetchResult> {
     }
     if (status !== 200) {
       res.resume();
-      return { kind: 'error', status, message: `HTTP ${status}${res.statusMessage ? ' ' + res.statusMessage : ''}`, retryAfterMs: parseRetryAfter(header('retry-after'), o.nowMs) };
+      return { kind: 'error', status, message: `HTTP ${status}${res.statusMessage ? ' ' + res.statusMessage : ''}`, retryAfterMs: retryAfterMs(header('retry-after'), o.nowMs) };
     }
     const declared = Number(header('content-length'));
     if (declared > o.maxBytes) {

@@ -1,6 +1,12 @@
-import { HamlibError, formatFreqHz, parseFreqHz, parseInteger, parseMode, type HamlibErrorCode, type HamlibRequest, type HamlibVfo, type Outcome } from './protocol.js';
+import { HamlibError, type HamlibErrorCode } from './protocol/errors.js';
+import type { Outcome } from './protocol/reply.js';
+import type { HamlibRequest } from './protocol/request.js';
+import { formatFreqHz, parseFreqHz, parseInteger } from './protocol/values.js';
+import type { HamlibVfo } from './protocol/vocab.js';
+import { rprtOf } from './station-errors.js';
+import { HAMLIB_MODES, hamlibModeOf, stationModeOf } from './station-modes.js';
 import { passbandOf, rigDescriptionOf } from './rig-description.js';
-import type { PttBlock, RigPort, RigReading, RigVfo } from './ports.js';
+import type { ExternalRig, PttBlock, RigReading, RigVfo } from './station-equipment.js';
 import { logger } from '../util/logger.js';
 
 const log = logger('hamlib');
@@ -22,23 +28,8 @@ export interface RigClientState {
 const ok: Outcome = { kind: 'done' };
 const error = (code: HamlibErrorCode): Outcome => ({ kind: 'error', code });
 
-/** Station mode names <-> Hamlib's. The station spells data modes "USB-D", Hamlib "PKTUSB". */
-const TO_HAMLIB: Readonly<Record<string, string>> = {
-  'USB-D': 'PKTUSB', 'LSB-D': 'PKTLSB', 'FM-D': 'PKTFM', 'AM-D': 'PKTAM', 'CW-R': 'CWR', 'RTTY-R': 'RTTYR', DV: 'D-STAR',
-};
-const TO_STATION: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(TO_HAMLIB).map(([s, h]) => [h, s]));
-const STATION_MODES = new Set(['FM', 'USB', 'LSB', 'AM', 'CW', 'CW-R', 'RTTY', 'RTTY-R', 'DV', 'FM-D', 'USB-D', 'LSB-D', 'AM-D']);
-
-/** What \get_modes lists: every mode the station sets, in Hamlib's spelling. */
-const MODE_LIST = [...STATION_MODES].map((m) => TO_HAMLIB[m] ?? m).join(' ');
-
-const hamlibMode = (m: string | null) => (m === null ? null : (TO_HAMLIB[m] ?? m));
-function stationMode(word: string): string | null {
-  const h = parseMode(word);
-  if (h === null) return null;
-  const s = TO_STATION[h] ?? h;
-  return STATION_MODES.has(s) ? s : null;
-}
+/** What \get_modes lists. */
+const MODE_LIST = HAMLIB_MODES.join(' ');
 
 /** A VFO name a client sent to the station's VFO; null for one the rig does not have. */
 function vfoOf(v: HamlibVfo | string, current: RigVfo): RigVfo | null {
@@ -63,36 +54,8 @@ function vfoOf(v: HamlibVfo | string, current: RigVfo): RigVfo | null {
 
 const vfoName = (v: RigVfo, model: 'rigA' | 'rigB'): string => (model === 'rigB' ? (v === 'A' ? 'Main' : 'Sub') : v === 'A' ? 'VFOA' : 'VFOB');
 
-/** The station's errors as Hamlib's codes. */
-export function rprtOf(err: unknown): HamlibErrorCode {
-  const code = (err as { code?: unknown })?.code;
-  switch (code) {
-    case 'rig_timeout':
-    case 'rotator_timeout':
-      return HamlibError.ETIMEOUT;
-    case 'rig_not_connected':
-    case 'radio_disabled':
-    case 'rig_unavailable':
-    case 'rotator_not_connected':
-    case 'rotator_disabled':
-      return HamlibError.EIO;
-    case 'not_available':
-      return HamlibError.ENAVAIL;
-    case 'validation_failed':
-      return HamlibError.EINVAL;
-    case 'rig_rejected':
-    case 'session_owns_rig':
-    case 'tx_guard':
-    case 'tx_refused':
-    case 'rotator_tracking':
-      return HamlibError.ERJCTED;
-    default:
-      return (err as { status?: number })?.status === 400 ? HamlibError.EINVAL : HamlibError.EIO;
-  }
-}
-
 export interface RigAnswerDeps {
-  rig: RigPort;
+  rig: ExternalRig;
   /** The station's rules for a network PTT (allow_ptt, emergency stop, lock, callsign). */
   pttBlock: PttBlock;
   /** A refused PTT, for the runtime's last_error and the log. */
@@ -123,7 +86,10 @@ async function run(req: HamlibRequest, c: RigClientState, d: RigAnswerDeps): Pro
     return hz !== null && rigDescriptionOf(model).rx_ranges.some((r) => hz >= r.start_hz && hz <= r.end_hz) ? hz : null;
   };
   const freqOf = (r: RigReading, v: RigVfo) => (v === 'A' ? r.a_hz : r.b_hz);
-  const modeOf = (r: RigReading, v: RigVfo) => hamlibMode(v === 'A' ? r.a_mode : r.b_mode);
+  const modeOf = (r: RigReading, v: RigVfo) => {
+    const m = v === 'A' ? r.a_mode : r.b_mode;
+    return m === null ? null : hamlibModeOf(m);
+  };
   const modeValues = (m: string | null): Outcome => (m === null ? error(HamlibError.ETIMEOUT) : { kind: 'values', values: [m, passbandOf(m)] });
 
   switch (req.cmd) {
@@ -141,7 +107,7 @@ async function run(req: HamlibRequest, c: RigClientState, d: RigAnswerDeps): Pro
       return modeValues(modeOf(await rig.externalRead(), target));
     case 'set_mode':
     case 'set_split_mode': {
-      const mode = stationMode(req.args[0]);
+      const mode = stationModeOf(req.args[0]);
       // The passband is left to the rig's filter for the mode (FIL1); any number is accepted.
       if (mode === null || parseInteger(req.args[1]) === null) return error(HamlibError.EINVAL);
       await rig.externalSetMode(req.cmd === 'set_mode' ? target : 'B', mode, c.name);
@@ -185,7 +151,7 @@ async function run(req: HamlibRequest, c: RigClientState, d: RigAnswerDeps): Pro
       return modeValues(modeOf(await rig.externalRead(), 'B'));
     case 'set_split_freq_mode': {
       const hz = freqArg(0);
-      const mode = stationMode(req.args[1]);
+      const mode = stationModeOf(req.args[1]);
       if (hz === null || mode === null || parseInteger(req.args[2]) === null) return error(HamlibError.EINVAL);
       await rig.externalSetFrequency('B', hz, c.name);
       await rig.externalSetMode('B', mode, c.name);

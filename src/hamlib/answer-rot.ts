@@ -1,6 +1,9 @@
-import { HamlibError, formatDeg, parseInteger, parseNumber, type HamlibRequest, type Outcome } from './protocol.js';
-import { rprtOf } from './answer-rig.js';
-import type { RotPort } from './ports.js';
+import { HamlibError } from './protocol/errors.js';
+import type { Outcome } from './protocol/reply.js';
+import type { HamlibRequest } from './protocol/request.js';
+import { formatDeg, parseInteger, parseNumber } from './protocol/values.js';
+import { rprtOf } from './station-errors.js';
+import type { ExternalRotator } from './station-equipment.js';
 
 // rotctld's rotator commands on the station's rotator (issue 26). Positions are the rotator's
 // controller coordinates, the same \dump_state announces as min/max; a target outside the limits
@@ -11,7 +14,7 @@ const MOVE = { UP: 2, DOWN: 4, LEFT: 8, RIGHT: 16 } as const;
 
 const ok: Outcome = { kind: 'done' };
 
-export async function answerRot(req: HamlibRequest, rot: RotPort): Promise<Outcome> {
+export async function answerRot(req: HamlibRequest, rot: ExternalRotator): Promise<Outcome> {
   try {
     return await run(req, rot);
   } catch (err) {
@@ -19,7 +22,7 @@ export async function answerRot(req: HamlibRequest, rot: RotPort): Promise<Outco
   }
 }
 
-async function run(req: HamlibRequest, rot: RotPort): Promise<Outcome> {
+async function run(req: HamlibRequest, rot: ExternalRotator): Promise<Outcome> {
   switch (req.cmd) {
     case 'get_pos': {
       const p = rot.position();
@@ -42,7 +45,7 @@ async function run(req: HamlibRequest, rot: RotPort): Promise<Outcome> {
       const dir = parseInteger(req.args[0]);
       if (parseInteger(req.args[1]) === null) return { kind: 'error', code: HamlibError.EINVAL };
       const p = rot.position();
-      const l = rot.hamlibLimits();
+      const l = rot.travelLimits();
       switch (dir) {
         case MOVE.UP:
           await rot.goto(p.az_deg, l.max_el_deg);

@@ -1,9 +1,9 @@
 import { startLineServer, type LineClient, type LineServer } from './line-server.js';
-import { newRigSession, serveRigLine, serveRotLine, type RigSession, type RotDescription } from './protocol.js';
+import { newRigSession, serveRigLine, serveRotLine, type RigSession, type RotDescription } from './protocol/serve-line.js';
 import { answerRig, type RigAnswerDeps, type RigClientState } from './answer-rig.js';
 import { answerRot } from './answer-rot.js';
 import { rigDescriptionOf } from './rig-description.js';
-import type { PttBlock, RigPort, RotPort } from './ports.js';
+import type { ExternalRig, ExternalRotator, PttBlock } from './station-equipment.js';
 import type { HamlibSettings, HamlibSettingsSchema } from './settings.js';
 import type { HamlibConnection, HamlibRuntime } from './schemas.js';
 import type { JsonStore } from '../store/json-store.js';
@@ -28,8 +28,8 @@ type Kind = 'rigctld' | 'rotctld';
 export interface HamlibServiceDeps {
   clock: Clock;
   store: JsonStore<typeof HamlibSettingsSchema>;
-  rig: RigPort;
-  rot: RotPort;
+  rig: ExternalRig;
+  rot: ExternalRotator;
   /** The station's transmit rules for a network PTT, beyond allow_ptt (emergency stop, lock, callsign). */
   pttBlock: PttBlock;
 }
@@ -193,6 +193,6 @@ export class HamlibService {
   }
 
   private rotDescription(): RotDescription {
-    return { model: 1, limits: { ...this.d.rot.hamlibLimits(), south_zero: false }, info: 'satstation rotator' };
+    return { model: 1, limits: { ...this.d.rot.travelLimits(), south_zero: false }, info: 'satstation rotator' };
   }
 }

@@ -1,18 +1,17 @@
-import type { FreqRange, HamlibMode, HamlibVfo, RigDescription } from './protocol.js';
-import { RIGCTLD_VERSION } from './protocol.js';
+import { RIGCTLD_VERSION, type FreqRange, type RigDescription } from './protocol/dump-state.js';
+import type { HamlibMode, HamlibVfo } from './protocol/vocab.js';
+import { HAMLIB_MODES } from './station-modes.js';
 
 // What \dump_state tells a client about the station's rig, by the configured model: Hamlib's own
 // model numbers (3085 IC-705, 3081 IC-9700) so clients that look them up find the right rig, the
 // rig's receive coverage, and as transmit ranges only the bands the station ever keys in (the
-// eligibility bands): a client then refuses out-of-band transmit frequencies itself.
-
-const MODES: readonly HamlibMode[] = ['AM', 'CW', 'USB', 'LSB', 'RTTY', 'FM', 'CWR', 'RTTYR', 'PKTUSB', 'PKTLSB', 'PKTFM', 'PKTAM', 'D-STAR'];
-const TX_MODES: readonly HamlibMode[] = ['AM', 'CW', 'USB', 'LSB', 'RTTY', 'FM', 'CWR', 'RTTYR', 'PKTUSB', 'PKTLSB', 'PKTFM', 'PKTAM', 'D-STAR'];
+// eligibility bands): a client then refuses out-of-band transmit frequencies itself. Every range
+// carries every mode the station sets, receive and transmit alike.
 
 const range = (start_hz: number, end_hz: number, vfos: readonly HamlibVfo[], power?: [number, number]): FreqRange => ({
   start_hz,
   end_hz,
-  modes: power ? TX_MODES : MODES,
+  modes: HAMLIB_MODES,
   low_power_mw: power ? power[0] : -1,
   high_power_mw: power ? power[1] : -1,
   vfos,
@@ -49,7 +48,7 @@ const FILTERS = [
   { modes: ['FM', 'PKTFM'] as HamlibMode[], width_hz: 15000 },
   { modes: ['D-STAR'] as HamlibMode[], width_hz: 6000 },
 ];
-const STEPS = [1, 10, 100, 1000, 5000].map((step_hz) => ({ modes: MODES, step_hz }));
+const STEPS = [1, 10, 100, 1000, 5000].map((step_hz) => ({ modes: HAMLIB_MODES, step_hz }));
 
 const common = { tuning_steps: STEPS, filters: FILTERS, ptt_type: 'RIG' as const, timeout_ms: 1000, has_set_vfo: true, has_get_vfo: true, has_set_freq: true, has_get_freq: true };
 

@@ -1,5 +1,6 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
+import type { ByteConnection } from './byte-connection.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { hangupAware, type Binding } from './hangup-aware-binding.js';
@@ -8,14 +9,9 @@ import { hangupAware, type Binding } from './hangup-aware-binding.js';
 // throws into the caller's event handlers; open() and list() answer with a result or an error.
 // Injected from the composition root (SerialDriver), so a test can swap the binding.
 
-export interface SerialConnection {
+/** An open serial device: its bytes, and the path it was opened by. */
+export interface SerialConnection extends ByteConnection {
   readonly path: string;
-  write(bytes: Uint8Array): Promise<void>;
-  close(): Promise<void>;
-  /** Bytes as they arrive (any split). */
-  onData(fn: (chunk: Uint8Array) => void): void;
-  /** Once, when the port closes: err set when it went away (unplugged), null on our close(). */
-  onClose(fn: (err: Error | null) => void): void;
 }
 
 export interface PortListing {

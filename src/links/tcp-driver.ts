@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { SerialConnection } from './serial-driver.js';
+import type { ByteConnection } from './byte-connection.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
@@ -13,9 +13,6 @@ const log = logger('links:tcp');
 export type TcpConnect = (host: string, port: number) => net.Socket;
 
 export const nodeTcpConnect: TcpConnect = (host, port) => net.connect({ host, port });
-
-/** A byte stream in the shape of a serial connection, so one request/reply layer serves both. */
-export type ByteConnection = Pick<SerialConnection, 'write' | 'close' | 'onData' | 'onClose'>;
 
 /**
  * A TCP connection as a ByteConnection (rotctld). A connect that hangs (a firewalled host) fails

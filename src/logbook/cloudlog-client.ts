@@ -12,6 +12,7 @@
 // import had errors; both answer 401 {status:"failed", reason} for a bad key or station id, and
 // 200 {status:"failed", reason:"wrong JSON"} for a body they cannot read.
 import type { IncomingMessage } from 'node:http';
+import { retryAfterMs } from '../util/retry-after.js';
 
 export interface PushTarget {
   /** The logger's base URL as in the browser: https://log.example.org or …/index.php. */
@@ -107,15 +108,6 @@ export function classifyAnswer(status: number, body: string, retryAfterMs: numbe
   return { kind: 'rejected', status, message: `HTTP ${status} without an answer the push can read` };
 }
 
-/** Seconds or an HTTP date → ms from now; null when absent or unreadable. */
-function retryAfter(value: string | string[] | undefined, nowMs: number): number | null {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
-  const t = Date.parse(v);
-  return Number.isFinite(t) ? Math.max(0, t - nowMs) : null;
-}
-
 /** Push one ADIF record. node:http rather than fetch (undici costs ~15 MiB RSS), loaded on first push. */
 export async function pushToCloudlog(target: PushTarget, adif: string, o: PushOptions): Promise<PushResult> {
   let url: URL;
@@ -153,7 +145,7 @@ export async function pushToCloudlog(target: PushTarget, adif: string, o: PushOp
     }
     const status = res.statusCode ?? 0;
     if (!res.complete) return { kind: 'failed', status, message: 'connection closed before the answer was complete', retryAfterMs: null };
-    return classifyAnswer(status, Buffer.concat(chunks).toString('utf8'), retryAfter(res.headers['retry-after'], o.nowMs ?? Date.now()));
+    return classifyAnswer(status, Buffer.concat(chunks).toString('utf8'), retryAfterMs(res.headers['retry-after'], o.nowMs ?? Date.now()));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const message = o.signal?.aborted ? 'stopped' : ctl.signal.aborted ? `timed out after ${o.timeoutMs} ms` : `cannot reach the logger: ${e.code ?? e.message}`;

@@ -11,7 +11,7 @@ import { adifChunks, adifPushString } from './adif.js';
 import { pushToCloudlog, type PushResult, type PushTarget } from './cloudlog-client.js';
 import { LogbookJournal } from './journal.js';
 import { PushQueue, type Backoff, type PushQueueStatus } from './push-queue.js';
-import { fillQso, qsoRadio, subjectSatellite, type PassWindow, type Recommendation, type RigTargets } from './qso-fill.js';
+import { fillQso, qsoRadio, subjectSatellite, type PassWindow, type Recommendation, type RigView } from './qso-fill.js';
 import type { SatelliteIdentity } from './lotw-names.js';
 import type { LogbookSettings, PushState, QsoRecord, QsoRequest } from './schemas.js';
 
@@ -27,7 +27,7 @@ export interface StationReader {
   satellite(sat_id: string): (SatelliteIdentity & { sat_id: string }) | null;
   /** The frequency guide's recommendation now; null without a profile. */
   recommend(sat_id: string, now_ms: number): Recommendation | null;
-  rig(): RigTargets;
+  rig(): RigView;
 }
 
 /** Pushes one ADIF record to the target; the Cloudlog driver by default (tests of the queue alone may pass another). */

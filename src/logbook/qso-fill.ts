@@ -29,7 +29,7 @@ export function subjectSatellite(session: PassWindow | null, focusPass: PassWind
 }
 
 /** The rig as the radio runtime shows it: the receive and transmit VFOs, their modes, split as read back. */
-export interface RigTargets {
+export interface RigView {
   connected: boolean;
   active_sat_id: string | null;
   rx_hz: number | null;
@@ -63,7 +63,7 @@ const NO_RADIO: QsoRadio = { uplink_hz: null, downlink_hz: null, rig_mode: null 
  * Without a satellite: the rig's frequencies (transmit VFO only with split on; a simplex QSO
  * transmits where it receives). A tracking session sets both VFOs whatever split reads.
  */
-export function qsoRadio(sat_id: string | null, rig: RigTargets, rec: Recommendation | null): QsoRadio {
+export function qsoRadio(sat_id: string | null, rig: RigView, rec: Recommendation | null): QsoRadio {
   const rigUsable = rig.connected && rig.rx_hz !== null;
   if (sat_id) {
     if (rigUsable && rig.active_sat_id === sat_id) return { uplink_hz: rig.tx_hz, downlink_hz: rig.rx_hz, rig_mode: (rig.tx_hz !== null ? rig.tx_mode : null) ?? rig.rx_mode };

@@ -4,7 +4,7 @@ import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
 import type { RadioSettings } from './settings.js';
-import type { RigPorts } from './rig-port.js';
+import type { CivLines } from './civ-line.js';
 import type { CivFrame } from './civ/frame.js';
 import { cmd, decode } from './civ/commands.js';
 import { rigBandOf } from '../guidance/eligibility.js';
@@ -23,7 +23,7 @@ const log = logger('radio');
 
 export interface ControllerDeps {
   clock: Clock;
-  ports: RigPorts;
+  lines: CivLines;
   settings: () => RadioSettings;
   /** The rig went away (unplug): auto-track rewrites the whole pair once it is back. */
   onDown?: () => void;
@@ -50,7 +50,7 @@ export class RadioController {
 
   constructor(private readonly d: ControllerDeps) {
     this.connection = new RigConnection(
-      { ports: d.ports, clock: d.clock, settings: d.settings },
+      { lines: d.lines, clock: d.clock, settings: d.settings },
       {
         up: (rig, initError) => this.onUp(rig, initError),
         down: (err) => this.onDown(err),
@@ -102,7 +102,7 @@ export class RadioController {
   // --- connection ---------------------------------------------------------------------------
 
   async connect(): Promise<void> {
-    this.d.ports.check(this.d.settings());
+    this.d.lines.check(this.d.settings());
     try {
       await this.connection.connect();
     } catch (err) {

@@ -5,7 +5,7 @@ import type { RadioStatusSource, RadioRuntime } from './types.js';
 import type { RadioSettings } from './settings.js';
 import type { SerialDriver } from '../links/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
-import { rigPorts, type RigPorts } from './rig-port.js';
+import { civLines, type CivLines } from './civ-line.js';
 import { RestorePoint, noSnapshot } from './restore-point.js';
 import { ExternalControl } from './external-control.js';
 import { radioDisabled } from './refusals.js';
@@ -69,13 +69,13 @@ export class RadioService implements RadioStatusSource {
   readonly external: ExternalControl;
   /** The rig as it was before the first manual write since connect (Apply now, pair, auto-track). */
   private readonly restorePoint: RestorePoint;
-  private readonly ports: RigPorts;
+  private readonly lines: CivLines;
   private unsubscribe: () => void = () => {};
 
   constructor(private readonly d: RadioServiceDeps) {
     const settings = () => d.store.get();
-    this.ports = rigPorts({ serial: d.serial, lan: d.lan, timeouts: d.timeouts });
-    this.controller = new RadioController({ clock: d.clock, ports: this.ports, settings, onDown: () => this.tracker.rigLost() });
+    this.lines = civLines({ serial: d.serial, lan: d.lan, timeouts: d.timeouts });
+    this.controller = new RadioController({ clock: d.clock, lines: this.lines, settings, onDown: () => this.tracker.rigLost() });
     this.restorePoint = new RestorePoint(this.controller);
     this.tracker = new AutoTracker({ clock: d.clock, controller: this.controller, profile: (id) => d.guidance.profile(id), rangeRate: d.rangeRate });
     this.sessions = new RadioSessionService({
@@ -143,9 +143,9 @@ export class RadioService implements RadioStatusSource {
 
   async connect(): Promise<void> {
     if (!this.settings().enabled) throw radioDisabled();
-    this.ports.check(this.settings());
+    this.lines.check(this.settings());
     this.d.claims?.release(CLAIM);
-    const device = this.ports.resource(this.settings());
+    const device = this.lines.resource(this.settings());
     if (device) this.d.claims?.claim(device, CLAIM);
     await this.controller.connect();
   }

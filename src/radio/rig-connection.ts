@@ -3,7 +3,7 @@ import { Ic9700Driver } from './rig-ic9700.js';
 import type { CivBus } from './civ-bus.js';
 import type { RigDriver } from './rig.js';
 import type { RadioSettings } from './settings.js';
-import { isFinal, type RigPort, type RigPorts } from './rig-port.js';
+import { isFinal, type CivLine, type CivLines } from './civ-line.js';
 import type { Clock } from '../util/clock.js';
 import { Reconnect } from '../util/reconnect.js';
 import { RECONNECT } from './reconnect.js';
@@ -29,7 +29,7 @@ export function driverFor(model: RadioSettings['rig_model'], bus: CivBus): RigDr
 }
 
 export class RigConnection {
-  private port: RigPort | null = null;
+  private line: CivLine | null = null;
   private rig: RigDriver | null = null;
   private want = false;
   private readonly retry: Reconnect;
@@ -38,7 +38,7 @@ export class RigConnection {
   lastOpenError: string | null = null;
 
   constructor(
-    private readonly d: { ports: RigPorts; clock: Clock; settings: () => RadioSettings },
+    private readonly d: { lines: CivLines; clock: Clock; settings: () => RadioSettings },
     private readonly events: RigLinkEvents,
   ) {
     this.retry = new Reconnect(d.clock, RECONNECT);
@@ -64,9 +64,9 @@ export class RigConnection {
     this.want = false;
     this.retry.cancel();
     await this.opening?.catch(() => {});
-    const port = this.port;
+    const line = this.line;
     this.drop(null);
-    await port?.close();
+    await line?.close();
   }
 
   private open(): Promise<void> {
@@ -76,9 +76,9 @@ export class RigConnection {
 
   private async tryOpen(): Promise<void> {
     const s = this.d.settings();
-    let port: RigPort;
+    let line: CivLine;
     try {
-      port = await this.d.ports.open(s);
+      line = await this.d.lines.open(s);
     } catch (err) {
       this.lastOpenError = errorMessage(err);
       // A wrong password or an unsupported setting: retrying only hammers the radio.
@@ -87,35 +87,35 @@ export class RigConnection {
       throw err;
     }
     if (!this.want) {
-      await port.close();
+      await line.close();
       return;
     }
     this.lastOpenError = null;
     this.retry.up();
-    const rig = driverFor(s.rig_model, port.bus);
-    this.port = port;
+    const rig = driverFor(s.rig_model, line.bus);
+    this.line = line;
     this.rig = rig;
-    port.onLost((why) => {
-      if (this.port !== port) return;
-      log.warn(`${port.label} went away: ${why}`);
+    line.onLost((why) => {
+      if (this.line !== line) return;
+      log.warn(`${line.label} went away: ${why}`);
       this.drop(`${why}; reconnecting`);
-      void port.close().catch(() => {});
+      void line.close().catch(() => {});
       if (this.want) this.scheduleRetry();
     });
     let initError: string | null = null;
     try {
       await rig.init();
     } catch (err) {
-      initError = `the rig did not answer on ${port.label}: ${errorMessage(err)}`;
+      initError = `the rig did not answer on ${line.label}: ${errorMessage(err)}`;
     }
-    log.info(`${rig.capabilities.radio} on ${port.label}${s.transport === 'usb' ? ` at ${s.baud_rate} baud` : ''}${initError ? ` (${initError})` : ''}`);
+    log.info(`${rig.capabilities.radio} on ${line.label}${s.transport === 'usb' ? ` at ${s.baud_rate} baud` : ''}${initError ? ` (${initError})` : ''}`);
     if (this.rig === rig) this.events.up(rig, initError);
   }
 
   private drop(err: string | null): void {
     const had = this.rig !== null;
     this.rig = null;
-    this.port = null;
+    this.line = null;
     if (had) this.events.down(err);
   }
 

@@ -13,6 +13,7 @@ const freqHz = () => v.pipe(v.number(), v.integer('must be a whole number of Hz'
 const satId = () => v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 /** Modes a pair may ask for: what both rigs tune (data variants through 0x26's data byte). */
 export const RIG_MODES = ['FM', 'USB', 'LSB', 'AM', 'CW', 'CW-R', 'RTTY', 'RTTY-R', 'DV', 'FM-D', 'USB-D', 'LSB-D', 'AM-D'] as const;
+export type RigMode = (typeof RIG_MODES)[number];
 const mode = () => v.picklist(RIG_MODES, `must be one of ${RIG_MODES.join(', ')}`);
 
 export const CapabilitiesSchema = v.object({

@@ -50,8 +50,8 @@ export class RotatorArea {
 
   // --- what a Hamlib rotctld client sees (issue 26) -------------------------------------------
 
-  /** The limits in controller coordinates, as \dump_state tells a client. */
-  hamlibLimits() {
+  /** How far the rotator travels, in controller coordinates (what rotctld's \dump_state announces). */
+  travelLimits() {
     const s = this.settings();
     const r = controllerRange(limitsOf(s));
     return { min_az_deg: r.lo, max_az_deg: r.hi, min_el_deg: s.el_min_deg, max_el_deg: s.el_max_deg };

@@ -1,19 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  HamlibError,
-  RIG_TABLE,
-  ROT_TABLE,
-  newRigSession,
-  parseRequestLine,
-  rigDumpState,
-  rotDumpState,
-  serveRigLine,
-  serveRotLine,
-  type HamlibRequest,
-  type Outcome,
-  type RigDescription,
-} from '../../src/hamlib/protocol.js';
+import { RIG_TABLE, ROT_TABLE, newRigSession, serveRigLine, serveRotLine } from '../../src/hamlib/protocol/serve-line.js';
+import { rigDumpState, rotDumpState, type RigDescription } from '../../src/hamlib/protocol/dump-state.js';
+import { HamlibError } from '../../src/hamlib/protocol/errors.js';
+import type { Outcome } from '../../src/hamlib/protocol/reply.js';
+import { parseRequestLine, type HamlibRequest } from '../../src/hamlib/protocol/request.js';
 
 // The protocol module without I/O: lines in, Hamlib 4.5's exact replies out.
 

@@ -26,7 +26,7 @@ const LAZY = [
   /^src\/rotator\/(rotator-service|planner)\.ts$/,
   /^src\/rotator\/(drivers|protocol)\//,
   /^src\/rotator\/plan\/(candidates|point|tracker)\.ts$/,
-  /^src\/hamlib\/(hamlib-service|line-server|protocol|answer-rig|answer-rot|rig-description)\.ts$/,
+  /^src\/hamlib\/(hamlib-service|line-server|answer-rig|answer-rot|rig-description|station-errors|station-modes)\.ts$/,
   /^src\/hamlib\/protocol\//,
   /node_modules\/(serialport|@serialport)\//,
 ];

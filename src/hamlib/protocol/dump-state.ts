@@ -98,7 +98,8 @@ export function rigDumpCaps(d: RigDescription): string {
   return `Caps dump for model: ${d.model}\nModel name:\t${d.info}\nMfg name:\tsatstation\nBackend version:\t${RIGCTLD_VERSION}\nRig type:\tTransceiver\nPTT type:\t${d.ptt_type === 'NONE' ? 'None' : 'Rig capable'}\n`;
 }
 
-export interface RotatorLimits {
+/** A rotator's limits as rotctld's \dump_state announces them. */
+export interface DumpStateLimits {
   min_az_deg: number;
   max_az_deg: number;
   min_el_deg: number;
@@ -112,7 +113,7 @@ export interface RotatorLimits {
  * "done", which Hamlib's netrotctl adopts as its own limits. Under an extended prefix rotctld
  * prints labels instead of keys and separates with the prefix char (rotctl_parse.c dump_state).
  */
-export function rotDumpState(model: number, l: RotatorLimits, ext: { sep: string } | null): string {
+export function rotDumpState(model: number, l: DumpStateLimits, ext: { sep: string } | null): string {
   const sep = ext?.sep ?? '\n';
   const deg = (x: number) => x.toFixed(6); // "%lf"
   const rows: [key: string, label: string, value: string | number][] = [

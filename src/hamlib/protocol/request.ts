@@ -43,7 +43,7 @@ export type ParsedLine =
    */
   | { kind: 'invalid'; ext: ExtPrefix | null; spec: CommandSpec | null; vfo: HamlibVfo | null; args: string[]; code: HamlibErrorCode; reason: string };
 
-export interface ParseOptions {
+export interface LineParseOptions {
   /** The client's \set_vfo_opt: commands that take a VFO read it first. */
   vfoOpt: boolean;
 }
@@ -76,7 +76,7 @@ export class CommandTable {
   }
 }
 
-export function parseRequestLine(line: string, table: CommandTable, opts: ParseOptions): ParsedLine {
+export function parseRequestLine(line: string, table: CommandTable, opts: LineParseOptions): ParsedLine {
   let text = line.replace(/[\r\n]+$/, '').trim();
   if (text === '' || text.startsWith('#')) return { kind: 'silent' };
 

@@ -1,6 +1,6 @@
 import { Ic705Driver } from '../rig-ic705.js';
 import { cmd } from '../civ/commands.js';
-import { civAddressByte } from '../rig-port.js';
+import { civAddressByte } from '../civ-line.js';
 import type { RigPair, RigSnapshot } from '../rig.js';
 import type { RadioSettings } from '../settings.js';
 import type { LanLease, LanLeaser } from './lan-types.js';

@@ -2,7 +2,7 @@ import { LineReader } from '../protocol/line-reader.js';
 import { encodeGoto, encodeQueryAz, encodeQueryEl, encodeStop, parseReply } from '../protocol/easycomm2.js';
 import type { Clock } from '../../util/clock.js';
 import { Exchange, type Io } from './exchange.js';
-import type { ByteConnection } from '../../links/tcp-driver.js';
+import type { ByteConnection } from '../../links/byte-connection.js';
 import { bytesOf } from './encoded-bytes.js';
 import { RotatorGarbled, type RotatorDriver, type RotatorPosition } from './rotator-driver.js';
 

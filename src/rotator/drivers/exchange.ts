@@ -1,4 +1,4 @@
-import type { ByteConnection } from '../../links/tcp-driver.js';
+import type { ByteConnection } from '../../links/byte-connection.js';
 import type { Clock, Timer } from '../../util/clock.js';
 import { OneAtATime } from '../../util/queue.js';
 import { Listeners } from '../../util/listeners.js';

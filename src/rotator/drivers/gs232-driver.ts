@@ -2,7 +2,7 @@ import { LineReader } from '../protocol/line-reader.js';
 import { encodeGoto, encodeReadPosition, encodeStop, parseReply, type Gs232Variant } from '../protocol/gs232.js';
 import type { Clock } from '../../util/clock.js';
 import { Exchange } from './exchange.js';
-import type { ByteConnection } from '../../links/tcp-driver.js';
+import type { ByteConnection } from '../../links/byte-connection.js';
 import { bytesOf } from './encoded-bytes.js';
 import { RotatorGarbled, RotatorRejected, type RotatorDriver, type RotatorPosition } from './rotator-driver.js';
 

@@ -1,7 +1,7 @@
 import { Rot2ProgParser, encodeSet, encodeStatus, encodeStop, type Resolution, type Rot2ProgStatus } from '../protocol/rot2prog.js';
 import type { Clock } from '../../util/clock.js';
 import { Exchange, type Io } from './exchange.js';
-import type { ByteConnection } from '../../links/tcp-driver.js';
+import type { ByteConnection } from '../../links/byte-connection.js';
 import { bytesOf } from './encoded-bytes.js';
 import type { RotatorDriver, RotatorPosition } from './rotator-driver.js';
 

@@ -13,7 +13,7 @@ import {
 } from '../protocol/rotctl-line.js';
 import type { Clock } from '../../util/clock.js';
 import { Exchange, type Io } from './exchange.js';
-import type { ByteConnection } from '../../links/tcp-driver.js';
+import type { ByteConnection } from '../../links/byte-connection.js';
 import { bytesOf } from './encoded-bytes.js';
 import { RotatorGarbled, RotatorRejected, type RotatorDriver, type RotatorPosition } from './rotator-driver.js';
 

@@ -11,7 +11,8 @@ import { checkWifiTarget } from './settings.js';
 
 export const civAddressByte = (s: string): number => parseInt(s.slice(2), 16);
 
-export interface RigPort {
+/** An open CI-V line to the rig: its bus, and what the operator calls it. */
+export interface CivLine {
   /** What the operator recognises: the device path or lan://host:port. */
   readonly label: string;
   readonly bus: CivBus;
@@ -20,8 +21,9 @@ export interface RigPort {
   close(): Promise<void>;
 }
 
-export interface RigPorts {
-  open(s: RadioSettings): Promise<RigPort>;
+/** Opens the CI-V line the radio settings name. */
+export interface CivLines {
+  open(s: RadioSettings): Promise<CivLine>;
   /** The resource a setting names (for the one-owner-per-device claims); null when shared. */
   resource(s: RadioSettings): string | null;
   /** 400 when the settings cannot open anything (no device, no address). */
@@ -32,7 +34,7 @@ export interface RigPorts {
 /** An open failure no retry fixes until the operator changes something. */
 export const isFinal = (err: unknown): boolean => err instanceof LanOpenError && !err.retry;
 
-export function rigPorts(d: { serial: SerialDriver; lan: LanLeaser; timeouts?: CivTimeouts }): RigPorts {
+export function civLines(d: { serial: SerialDriver; lan: LanLeaser; timeouts?: CivTimeouts }): CivLines {
   return {
     check(s) {
       if (s.transport === 'wifi') checkWifiTarget(s, 'transport', 'radio');

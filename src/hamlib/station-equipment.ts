@@ -1,8 +1,9 @@
-// What the Hamlib servers need from the rest of the station, as the station offers it: the radio
-// area and the rotator area implement these (the composition root hands them over), so hamlib/
-// imports neither and stays the thin network front it is. Failures are thrown as the station's
-// own errors (AppError: status, code, message); answer-rig.ts and answer-rot.ts turn them into
-// Hamlib's RPRT codes.
+// What the Hamlib servers drive, as the station offers it: the rig and the rotator under a
+// network client's external control, and the station's transmit rules. The radio area and the
+// rotator area implement these (the composition root hands them over), so hamlib/ imports
+// neither's code (only the radio's list of modes, through radio-api.ts) and stays the thin
+// network front it is. Failures are thrown as the station's own errors (AppError: status, code,
+// message); station-errors.ts turns them into Hamlib's RPRT codes.
 
 export type RigVfo = 'A' | 'B';
 
@@ -15,8 +16,8 @@ export interface RigReading {
   split: boolean | null;
 }
 
-/** The radio area, as a Hamlib client may drive it. `client` names the connection ("rigctld 127.0.0.1:50122"). */
-export interface RigPort {
+/** The rig under external control: the radio area, as a Hamlib client may drive it. `client` names the connection ("rigctld 127.0.0.1:50122"). */
+export interface ExternalRig {
   /** The configured model ('rigA' an IC-705, 'rigB' an IC-9700): what \dump_state describes. */
   rigModel(): 'rigA' | 'rigB';
   externalRead(): Promise<RigReading>;
@@ -34,10 +35,10 @@ export interface RotPosition {
   el_deg: number;
 }
 
-/** The rotator area, as a Hamlib client may drive it (controller coordinates, limits applied by the rotator). */
-export interface RotPort {
-  /** The limits as controller coordinates ("min_az" may be negative with a south stop). */
-  hamlibLimits(): { min_az_deg: number; max_az_deg: number; min_el_deg: number; max_el_deg: number };
+/** The rotator under external control: the rotator area, as a Hamlib client may drive it (controller coordinates, limits applied by the rotator). */
+export interface ExternalRotator {
+  /** How far it travels, as controller coordinates ("min_az" may be negative with a south stop). */
+  travelLimits(): { min_az_deg: number; max_az_deg: number; min_el_deg: number; max_el_deg: number };
   /** The last read-back position; throws when the rotator is not connected or never answered. */
   position(): RotPosition;
   goto(az_deg: number, el_deg: number): Promise<void>;

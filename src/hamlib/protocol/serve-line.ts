@@ -1,24 +1,17 @@
-import { RIG_COMMANDS, ROT_COMMANDS } from './protocol/commands.js';
-import { rigDumpCaps, rigDumpState, rotDumpState, type RigDescription, type RotatorLimits } from './protocol/dump-state.js';
-import { HamlibError } from './protocol/errors.js';
-import { formatInvalid, formatReply, rprt, type Outcome } from './protocol/reply.js';
-import { CommandTable, parseRequestLine, type HamlibRequest } from './protocol/request.js';
-import { parseInteger } from './protocol/values.js';
+import { RIG_COMMANDS, ROT_COMMANDS } from './commands.js';
+import { rigDumpCaps, rigDumpState, rotDumpState, type DumpStateLimits, type RigDescription } from './dump-state.js';
+import { HamlibError } from './errors.js';
+import { formatInvalid, formatReply, rprt, type Outcome } from './reply.js';
+import { CommandTable, parseRequestLine, type HamlibRequest } from './request.js';
+import { parseInteger } from './values.js';
 
-// Hamlib's network line protocol, the daemon side: what rigctld (TCP 4532) and rotctld (4533)
-// of Hamlib 4.5 answer to one request line. Pure: no sockets, no clock, no station. The caller
+// Hamlib's network line protocol, the daemon side, over the rest of protocol/ (commands, request
+// parsing, replies, values, \dump_state): what rigctld (TCP 4532) and rotctld (4533) of Hamlib 4.5
+// answer to one request line. Pure: no sockets, no clock, no station. The caller
 // keeps one session per connection and passes an `answer` for the commands that need the rig or
 // the rotator; the protocol's own commands (\chk_vfo, \set_vfo_opt, \dump_state, \dump_caps,
 // \get_powerstat, \get_info, gpredict's AOS/LOS, q) are answered here, the same way for every
 // backend, because clients fail their open on any difference (sdrangel#1199, Hamlib#1266).
-
-export { HamlibError, type HamlibErrorCode } from './protocol/errors.js';
-export { RIG_COMMANDS, ROT_COMMANDS, type CommandSpec } from './protocol/commands.js';
-export { CommandTable, parseRequestLine, type ExtPrefix, type HamlibRequest, type ParsedLine, type ParseOptions } from './protocol/request.js';
-export { formatInvalid, formatReply, rprt, type Outcome } from './protocol/reply.js';
-export { rigDumpCaps, rigDumpState, rotDumpState, RIGCTLD_VERSION, type DumpStateVersion, type FreqRange, type RigDescription, type RotatorLimits } from './protocol/dump-state.js';
-export { modeMask, parseMode, parseVfo, vfoMask, PttType, type HamlibMode, type HamlibVfo, type PttTypeName } from './protocol/vocab.js';
-export { formatDeg, formatFreqHz, parseFreqHz, parseInteger, parseNumber } from './protocol/values.js';
 
 export const RIG_TABLE = new CommandTable(RIG_COMMANDS);
 export const ROT_TABLE = new CommandTable(ROT_COMMANDS);
@@ -106,7 +99,7 @@ export async function serveRigLine(line: string, session: RigSession, rig: RigDe
 export interface RotDescription {
   /** The Hamlib model number reported (2 is Hamlib's NET rotctl, 1 its dummy). */
   model: number;
-  limits: RotatorLimits;
+  limits: DumpStateLimits;
   info: string;
 }
 
