@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { startServer, type TestServer } from './server.js';
 import type { Config } from '../../src/config.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -50,7 +50,19 @@ export async function openPage(
     if (m.type() === 'error') problems.errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.errors.push(`exception: ${e.message}`));
-  page.on('requestfailed', (r) => problems.errors.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  // A poll in flight when the test reloads or navigates is aborted by the navigation: not a fault.
+  const issued = new WeakMap<Request, number>();
+  let requests = 0;
+  let lastNavigation = -1;
+  page.on('request', (r) => {
+    issued.set(r, requests++);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastNavigation = issued.get(r)!;
+  });
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText ?? '';
+    if (error === 'net::ERR_ABORTED' && (issued.get(r) ?? Infinity) < lastNavigation) return;
+    problems.errors.push(`request failed: ${r.method()} ${r.url()} ${error}`);
+  });
   page.on('response', (r) => {
     if (r.status() >= 400) problems.errors.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
   });
