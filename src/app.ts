@@ -171,6 +171,7 @@ export class App {
       timeouts: opts.rotatorTimeouts,
     });
     this.parts.push(rotator); // stops before the radio and APRS
+    rotator.onChange(() => lite.invalidate()); // the lite rotator line follows LOS and faults too, not only the routes
     const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
     this.parts.push(access);
     const hamlib = new HamlibArea({

@@ -58,13 +58,19 @@ export class Datasets {
   }
 
   /**
-   * Catalog refresh, the (12-hour guarded) status refresh, then the transmitters (daily guard,
-   * which `forceTransmitters` passes: the operator asked), after the catalog so new satellites count.
+   * Catalog refresh, the (12-hour guarded) status refresh and the transmitters (daily guard, which
+   * `forceTransmitters` passes: the operator asked). Their sources are contacted together, so
+   * unreachable hosts cost the caller one wait, not one each (issue 32); the status and the
+   * transmitters are applied after the catalog, so new satellites count.
    */
   async refresh(trigger: string, opts: { forceTransmitters?: boolean } = {}): Promise<{ catalog: RefreshReport; status: StatusReport; transmitters: TransmittersSummary | null }> {
-    const catalog = await this.refresher.refresh(trigger);
-    const status = await this.status.refresh(trigger);
-    const transmitters = (await this.transmitters?.refresh(trigger, { force: opts.forceTransmitters })) ?? null;
+    const refreshing = this.refresher.refresh(trigger);
+    const after = refreshing.catch(() => {});
+    const [catalog, status, transmitters] = await Promise.all([
+      refreshing,
+      this.status.refresh(trigger, { after }),
+      this.transmitters?.refresh(trigger, { force: opts.forceTransmitters, after }) ?? null,
+    ]);
     return { catalog, status, transmitters };
   }
 

@@ -40,6 +40,14 @@ export async function fetchSource(source: string, o: FetchOptions): Promise<Fetc
 const MAX_REDIRECTS = 5;
 
 /**
+ * Name lookup plus TCP connect, per connection. A refused port fails at once, but a host the
+ * station cannot reach (no resolver answer: glibc gives up after 5 s; a dropped SYN) would
+ * otherwise hold the refresh for the whole timeout, and an operator is waiting on the route
+ * (issue 32). A reachable host connects in well under a second, even over a phone's hotspot.
+ */
+export const CONNECT_TIMEOUT_MS = 2_000;
+
+/**
  * One GET; resolves with the response (body unread) or rejects. node:http rather than fetch:
  * undici costs ~15 MiB RSS; loaded on first use, since most boots never fetch (offline field use).
  */
@@ -48,6 +56,14 @@ async function get(url: string, headers: Record<string, string>, signal: AbortSi
   return new Promise((resolve, reject) => {
     const req = mod.get(url, { headers, signal }, resolve);
     req.on('error', reject);
+    req.once('socket', (socket) => {
+      if (!socket.connecting) return; // a kept-alive connection
+      const host = new URL(url).hostname;
+      const timer = setTimeout(() => req.destroy(new Error(`no connection to ${host} within ${CONNECT_TIMEOUT_MS / 1000} s (name lookup and connect)`)), CONNECT_TIMEOUT_MS);
+      const done = () => clearTimeout(timer);
+      socket.once('connect', done);
+      socket.once('close', done);
+    });
   });
 }
 

@@ -62,8 +62,9 @@ export class StatusService {
     return this.store.get().last_success_ms;
   }
 
-  refresh(trigger: string): Promise<StatusReport> {
-    if (!this.running) this.running = this.run(trigger).finally(() => (this.running = null));
+  /** `after`: the fetched statuses are matched once it settles (a catalog refresh in flight). */
+  refresh(trigger: string, opts: { after?: Promise<unknown> } = {}): Promise<StatusReport> {
+    if (!this.running) this.running = this.run(trigger, opts.after).finally(() => (this.running = null));
     return this.running;
   }
 
@@ -81,7 +82,7 @@ export class StatusService {
     this.catalog.setStatuses(byNorad);
   }
 
-  private async run(trigger: string): Promise<StatusReport> {
+  private async run(trigger: string, after?: Promise<unknown>): Promise<StatusReport> {
     const now = this.clock.now();
     const st = this.store.get();
     const url = this.settings().status_url;
@@ -93,6 +94,7 @@ export class StatusService {
     if (this.isOffline()) return { refreshed: false, matched: Object.keys(st.statuses).length, message: 'offline switch is on: status not refreshed', error: null };
     const s = this.settings();
     const res = await fetchSource(url, { timeoutMs: s.fetch_timeout_ms, maxBytes: Math.min(s.max_bytes, STATUS_MAX_BYTES), nowMs: now });
+    await after;
     try {
       if (res.kind !== 'data') throw new Error(res.kind === 'error' ? res.message : 'unexpected HTTP 304');
       const names = parseAmsatStatus(res.body.toString('utf8'));

@@ -138,10 +138,14 @@ export class TransmittersRefresh {
     return p;
   }
 
-  /** One refresh at a time: a second caller shares the one in flight. `force`: the operator asked (past the daily guard). */
-  refresh(trigger: string, opts: { force?: boolean } = {}): Promise<TransmittersSummary> {
+  /**
+   * One refresh at a time: a second caller shares the one in flight. `force`: the operator asked
+   * (past the daily guard). `after`: a fetched dump is reduced once it settles (a catalog refresh in
+   * flight, whose satellites it keeps).
+   */
+  refresh(trigger: string, opts: { force?: boolean; after?: Promise<unknown> } = {}): Promise<TransmittersSummary> {
     if (!this.running) {
-      this.running = this.booted.then(() => this.run(trigger, opts.force ?? false)).finally(() => (this.running = null));
+      this.running = this.booted.then(() => this.run(trigger, opts.force ?? false, opts.after)).finally(() => (this.running = null));
     }
     return this.running;
   }
@@ -176,7 +180,7 @@ export class TransmittersRefresh {
     return { refreshed: false, date: u.date, profiles: u.profiles, receive_only: u.receive_only, kept: [], error: null, ...partial };
   }
 
-  private async run(trigger: string, force: boolean): Promise<TransmittersSummary> {
+  private async run(trigger: string, force: boolean, after?: Promise<unknown>): Promise<TransmittersSummary> {
     const s = this.d.settings();
     const source = s.transmitters_source;
     const now = this.d.clock.now();
@@ -201,6 +205,7 @@ export class TransmittersRefresh {
       nowMs: now,
       signal: this.stopping.signal,
     });
+    await after;
     const fail = async (why: string, backoffMs: number | null = null) => {
       const error = `transmitters refresh failed: ${why}`;
       log.warn(`${trigger}: ${error}`);

@@ -100,10 +100,15 @@ interface ReqState {
   head: boolean;
 }
 
-function parseQuery(qs: string): Record<string, string> {
-  const out: Record<string, string> = {};
+/** A parameter given more than once keeps every value (an array), so its schema refuses it instead of the last one winning. */
+function parseQuery(qs: string): Record<string, string | string[]> {
+  // No prototype: `__proto__` is a parameter name like any other.
+  const out: Record<string, string | string[]> = Object.create(null);
   if (!qs) return out;
-  for (const [k, val] of new URLSearchParams(qs)) out[k] = val;
+  for (const [k, val] of new URLSearchParams(qs)) {
+    const had = out[k];
+    out[k] = had === undefined ? val : [...(Array.isArray(had) ? had : [had]), val];
+  }
   return out;
 }
 

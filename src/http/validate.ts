@@ -18,15 +18,20 @@ export function validationError(issues: readonly v.BaseIssue<unknown>[], where: 
 }
 
 // Query strings arrive as text; these coerce them while keeping a JSON-Schema-friendly shape.
+// A parameter given twice arrives as an array (server.ts parseQuery): which one was meant is not ours to guess.
+const onceAnd = (what: string) => (issue: v.BaseIssue<unknown>) => (Array.isArray(issue.input) ? 'given more than once' : what);
+
+/** Exactly true/false/1/0 (issue 32): an empty value, yes, on or a stray comma is a 400, never a guess. */
 export const qBool = () =>
   v.pipe(
-    v.picklist(['true', 'false', '1', '0', 'yes', 'no', '']),
-    v.transform((s) => s === 'true' || s === '1' || s === 'yes'),
+    v.picklist(['true', 'false', '1', '0'], onceAnd('must be true, false, 1 or 0')),
+    v.description('a boolean: true, false, 1 or 0'),
+    v.transform((s) => s === 'true' || s === '1'),
   );
 
 export const qNumber = (min: number, max: number) =>
   v.pipe(
-    v.string(),
+    v.string(onceAnd('must be a number')),
     v.regex(/^-?\d+(\.\d+)?$/, 'must be a number'),
     v.transform(Number),
     v.number(),
@@ -36,7 +41,7 @@ export const qNumber = (min: number, max: number) =>
 
 export const qInt = (min: number, max: number) =>
   v.pipe(
-    v.string(),
+    v.string(onceAnd('must be an integer')),
     v.regex(/^-?\d+$/, 'must be an integer'),
     v.transform(Number),
     v.number(),

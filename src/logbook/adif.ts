@@ -59,13 +59,17 @@ export interface AdifHeaderOptions {
   programVersion: string;
   /** When the file was made (epoch ms). */
   createdMs: number;
+  /** Stored QSOs not in the file because they have no mode (said in the header's text). */
+  leftOutWithoutMode?: number;
 }
 
 export function adifHeader(o: AdifHeaderOptions): string {
   const created = new Date(o.createdMs);
+  const n = o.leftOutWithoutMode ?? 0;
+  const leftOut = n > 0 ? `; ${n} ${n === 1 ? 'QSO' : 'QSOs'} without a mode left out (LoTW and the loggers refuse a record without MODE)` : '';
   // The first character must not be '<': a reader takes that as a file without a header.
   return (
-    `satstation ADIF export, ${created.toISOString()}\n` +
+    `satstation ADIF export, ${created.toISOString()}${leftOut}\n` +
     [
       adifField('ADIF_VER', ADIF_VERSION),
       adifField('PROGRAMID', PROGRAM_ID),

@@ -11,8 +11,9 @@ import { adifChunks, adifPushString } from './adif.js';
 import { pushToCloudlog, type PushResult, type PushTarget } from './cloudlog-client.js';
 import { LogbookJournal } from './journal.js';
 import { PushQueue, type Backoff, type PushQueueStatus } from './push-queue.js';
-import { fillQso, qsoRadio, subjectSatellite, type PassWindow, type Recommendation, type RigView } from './qso-fill.js';
+import { fillQso, qsoMode, qsoRadio, subjectSatellite, type PassWindow, type QsoRadio, type Recommendation, type RigView } from './qso-fill.js';
 import type { SatelliteIdentity } from './lotw-names.js';
+import { OPERATOR_MODE_NAMES } from './operator-modes.js';
 import type { LogbookSettings, PushState, QsoRecord, QsoRequest } from './schemas.js';
 
 /** What the logbook reads from the rest of the station (composed by the app). */
@@ -58,6 +59,16 @@ export interface LogbookStatus {
 
 const PUSH_TIMEOUT_MS = 15_000;
 
+const MODE_UNKNOWN = `the station cannot tell this QSO's mode (no rig reading, no frequency guide for a satellite): send mode, one of ${OPERATOR_MODE_NAMES.join(', ')}`;
+/** Why a record an older version stored without a mode is not pushed (docs/decisions/logbook.md). */
+export const NO_MODE_PUSH_ERROR = 'no mode: not sent (LoTW and the loggers refuse a QSO without MODE); log it again with its time and mode, then delete this one';
+
+/** What the station knows of a QSO logged now: its satellite (none: a terrestrial QSO) and the radio. */
+interface OnTheAir {
+  sat: (SatelliteIdentity & { sat_id: string }) | null;
+  radio: QsoRadio;
+}
+
 export class LogbookService {
   private readonly journal: LogbookJournal;
   readonly queue: PushQueue;
@@ -85,6 +96,7 @@ export class LogbookService {
   static async open(d: LogbookServiceDeps): Promise<LogbookService> {
     const s = new LogbookService(d);
     await s.journal.load();
+    await s.failModeless();
     s.queue.kick();
     return s;
   }
@@ -97,18 +109,33 @@ export class LogbookService {
     if (!station_callsign) {
       throw conflict('no station callsign: set station_callsign in the logbook settings or a valid callsign in the APRS settings', { field: 'station_callsign' });
     }
-    let sat_id = req.sat_id ?? null;
+    const { sat, radio } = this.onTheAir(req.sat_id, now_ms);
+    const mode = qsoMode(req.mode, radio);
+    if (!mode) throw badRequest(`invalid body: mode: ${MODE_UNKNOWN}`, { fields: [{ field: 'mode', message: MODE_UNKNOWN }] }, 'validation_failed');
+    const q = fillQso(req, { id: newId(now_ms), now_ms, station_callsign, my_gridsquare: st.gridsquare(), sat, radio, mode });
+    await this.journal.change({ t: 'qso', q });
+    this.queue.kick();
+    return q;
+  }
+
+  /** The satellite and mode a QSO logged now would get from the station; mode null: the request must say it. */
+  stationMode(sat_id?: string): { sat_id: string | null; mode: string | null; submode: string | null } {
+    const { sat, radio } = this.onTheAir(sat_id, this.d.clock.now());
+    const mode = qsoMode(undefined, radio);
+    return { sat_id: sat?.sat_id ?? null, mode: mode?.mode ?? null, submode: mode?.submode ?? null };
+  }
+
+  /** The request's satellite, else the radio session's or the lite focus pass's under way; the rig's or guide's frequencies. */
+  private onTheAir(requested: string | undefined, now_ms: number): OnTheAir {
+    const st = this.d.station;
+    let sat_id = requested ?? null;
     if (sat_id === null) {
       const p = st.passes(now_ms);
       sat_id = subjectSatellite(p.session, p.focus, now_ms);
     }
     const sat = sat_id === null ? null : st.satellite(sat_id);
     if (sat_id !== null && !sat) throw badRequest(`sat_id: unknown satellite ${sat_id}`, { field: 'sat_id' }, 'unknown_satellite');
-    const radio = qsoRadio(sat_id, st.rig(), sat_id === null ? null : st.recommend(sat_id, now_ms));
-    const q = fillQso(req, { id: newId(now_ms), now_ms, station_callsign, my_gridsquare: st.gridsquare(), sat, radio });
-    await this.journal.change({ t: 'qso', q });
-    this.queue.kick();
-    return q;
+    return { sat, radio: qsoRadio(sat_id, st.rig(), sat_id === null ? null : st.recommend(sat_id, now_ms)) };
   }
 
   /** Newest first (by time_on, then by when they were logged); sorted once per change, not per request. */
@@ -129,10 +156,11 @@ export class LogbookService {
     return q;
   }
 
-  /** The ADIF file in chunks, oldest QSO first (what loggers import in order). */
+  /** The ADIF file in chunks, oldest QSO first (what loggers import in order); a record without a mode is left out and counted in the header. */
   exportChunks(programVersion = this.d.programVersion): Generator<string> {
     const oldestFirst = this.list().reverse();
-    return adifChunks(oldestFirst, { programVersion, createdMs: this.d.clock.now() });
+    const withMode = oldestFirst.filter(hasMode);
+    return adifChunks(withMode, { programVersion, createdMs: this.d.clock.now(), leftOutWithoutMode: oldestFirst.length - withMode.length });
   }
 
   /**
@@ -144,7 +172,7 @@ export class LogbookService {
     const targetChanged = prev.cloudlog_url !== next.cloudlog_url || prev.cloudlog_api_key !== next.cloudlog_api_key || prev.cloudlog_station_profile_id !== next.cloudlog_station_profile_id;
     if (!next.cloudlog_enabled) return;
     if (targetChanged) {
-      for (const q of [...this.journal.records.values()]) if (q.push_state === 'failed') await this.mark(q.id, 'pending', null);
+      for (const q of [...this.journal.records.values()]) if (q.push_state === 'failed' && hasMode(q)) await this.mark(q.id, 'pending', null);
     }
     if (targetChanged || !prev.cloudlog_enabled) this.queue.retryNow();
     else this.queue.kick();
@@ -166,8 +194,18 @@ export class LogbookService {
   }
 
   private oldestPending(): QsoRecord | null {
-    for (const q of this.journal.records.values()) if (q.push_state === 'pending') return q;
+    for (const q of this.journal.records.values()) if (q.push_state === 'pending' && hasMode(q)) return q;
     return null;
+  }
+
+  /** Pending records an older version stored without a mode are failed with the reason, so the operator sees why they stay. */
+  private async failModeless(): Promise<void> {
+    try {
+      for (const q of [...this.journal.records.values()]) if (q.push_state === 'pending' && !hasMode(q)) await this.mark(q.id, 'failed', NO_MODE_PUSH_ERROR);
+    } catch (err) {
+      // Not pushed either way (oldestPending skips them); the logbook still loads.
+      this.d.log.warn('marking the QSOs without a mode failed', err);
+    }
   }
 
   private async mark(id: string, state: PushState, error: string | null): Promise<void> {
@@ -176,6 +214,9 @@ export class LogbookService {
     await this.journal.change({ t: 'push', id, state, error: error?.slice(0, 500) ?? null });
   }
 }
+
+/** Whether a record can go to LoTW or a logger: QSOs logged since issue 32 always can. */
+const hasMode = (q: QsoRecord): boolean => q.mode !== null;
 
 /** Time-ordered and unique across restarts: base-36 ms and 32 random bits. */
 const newId = (now_ms: number): string => `${now_ms.toString(36)}-${randomBytes(4).toString('hex')}`;

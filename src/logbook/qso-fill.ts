@@ -4,7 +4,8 @@
 // APRS or station module), so every rule here is tested without a server.
 import { adifBandOfHz } from './bands.js';
 import { lotwSatName, type SatelliteIdentity } from './lotw-names.js';
-import { adifModeOfRig } from './rig-mode.js';
+import { OPERATOR_MODES, type OperatorMode } from './operator-modes.js';
+import { adifModeOfRig, type AdifMode } from './rig-mode.js';
 import { PROP_MODE_SATELLITE, satModeOf } from './sat-mode.js';
 import type { QsoRecord, QsoRequest } from './schemas.js';
 
@@ -75,6 +76,11 @@ export function qsoRadio(sat_id: string | null, rig: RigView, rec: Recommendatio
   return { uplink_hz: split ? rig.tx_hz : rig.rx_hz, downlink_hz: rig.rx_hz, rig_mode: (split ? rig.tx_mode : null) ?? rig.rx_mode };
 }
 
+/** The QSO's mode: the operator's when given, else the rig's or the guide's; null: nobody can tell. */
+export function qsoMode(said: OperatorMode | undefined, radio: QsoRadio): AdifMode | null {
+  return said ? OPERATOR_MODES[said] : adifModeOfRig(radio.rig_mode);
+}
+
 export interface FillContext {
   id: string;
   now_ms: number;
@@ -83,6 +89,8 @@ export interface FillContext {
   /** The satellite (its id and the names LoTW may know it by), or null for a terrestrial QSO. */
   sat: (SatelliteIdentity & { sat_id: string }) | null;
   radio: QsoRadio;
+  /** qsoMode's answer: a QSO is never stored without one (LoTW and the loggers refuse it). */
+  mode: AdifMode;
 }
 
 const MHZ = 1e6;
@@ -91,10 +99,9 @@ const mhzOf = (hz: number | null): number | null => (hz === null ? null : Math.r
 
 /** The stored record of a QSO request in its station context (push_state starts 'pending'). */
 export function fillQso(req: QsoRequest, c: FillContext): QsoRecord {
-  const { uplink_hz, downlink_hz, rig_mode } = c.radio;
+  const { uplink_hz, downlink_hz } = c.radio;
   // A simplex terrestrial QSO has one frequency: FREQ_RX/BAND_RX only when they differ.
   const split = c.sat !== null || (downlink_hz !== null && downlink_hz !== uplink_hz);
-  const mode = adifModeOfRig(rig_mode);
   return {
     id: c.id,
     time_on: req.time_on ?? new Date(c.now_ms).toISOString(),
@@ -111,8 +118,8 @@ export function fillQso(req: QsoRequest, c: FillContext): QsoRecord {
     freq_rx_mhz: split ? mhzOf(downlink_hz) : null,
     band: uplink_hz === null ? null : adifBandOfHz(uplink_hz),
     band_rx: split && downlink_hz !== null ? adifBandOfHz(downlink_hz) : null,
-    mode: mode?.mode ?? null,
-    submode: mode?.submode ?? null,
+    mode: c.mode.mode,
+    submode: c.mode.submode ?? null,
     station_callsign: c.station_callsign,
     my_gridsquare: c.my_gridsquare,
     push_state: 'pending',

@@ -3,6 +3,7 @@
 // HTTP layer turns into a 400 naming the field.
 import * as v from 'valibot';
 import { CALL_MAX, loggableCallProblem, normalizeCall } from './call-rules.js';
+import { OPERATOR_MODE_NAMES } from './operator-modes.js';
 
 /** A free-text comment; the stored record keeps it as typed (UTF-8), the ADIF export transliterates. */
 export const COMMENT_MAX = 200;
@@ -41,7 +42,7 @@ const commentField = () =>
     v.regex(/^[^\u0000-\u001f\u007f]*$/, 'must be one line without control characters'),
   );
 
-const satIdField = () => v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a sat_id'));
+export const satIdField = () => v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a sat_id'));
 const isoTime = () =>
   v.pipe(
     v.string('must be a string'),
@@ -58,6 +59,8 @@ export const QsoRequestSchema = v.object({
   comment: v.optional(commentField()),
   sat_id: v.optional(satIdField()),
   time_on: v.optional(isoTime()),
+  /** What was on the air, when the operator says so (it wins over the rig's and the guide's); required when the station cannot tell. */
+  mode: v.optional(v.picklist(OPERATOR_MODE_NAMES, `must be one of ${OPERATOR_MODE_NAMES.join(', ')}`)),
 });
 export type QsoRequest = v.InferOutput<typeof QsoRequestSchema>;
 

@@ -5,6 +5,8 @@ import { checkGoto, limitsOf } from './coordinates.js';
 import { controllerRange } from './plan/controller-range.js';
 import { notConnected, rotatorDisabled } from './rotator-errors.js';
 import { EnabledArea } from '../util/enabled-area.js';
+import { Listeners } from '../util/listeners.js';
+import { logger } from '../util/logger.js';
 
 // The rotator as the routes and the station see it. The service, its drivers, the planner and
 // the serial binding load when the rotator is first enabled or used, never at boot while it is
@@ -14,9 +16,15 @@ import { EnabledArea } from '../util/enabled-area.js';
 export class RotatorArea {
   readonly name = 'rotator';
   private readonly part: EnabledArea<RotatorService>;
+  private readonly changed = new Listeners<void>(logger('rotator'), 'rotator state');
 
   constructor(private readonly d: RotatorServiceDeps) {
-    this.part = new EnabledArea('the rotator', d.store, async () => new (await import('./rotator-service.js')).RotatorService(d));
+    this.part = new EnabledArea('the rotator', d.store, async () => new (await import('./rotator-service.js')).RotatorService({ ...d, changed: () => this.changed.emit() }));
+  }
+
+  /** The rotator's state changed (connected, mode, satellite, fault), whoever caused it; returns the unsubscribe. */
+  onChange(fn: () => void): () => void {
+    return this.changed.add(fn);
   }
 
   start(): Promise<void> {

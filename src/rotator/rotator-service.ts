@@ -56,10 +56,18 @@ export interface RotatorServiceDeps {
   timeouts?: Partial<RotatorTimeouts>;
   /** Tests point this at a fake TCP peer; production opens rotctld over the ground TCP driver. */
   open?: (o: OpenRotatorOptions) => Promise<RotatorDriver>;
+  /** The runtime's state changed (STATE_FIELDS), whatever caused it: a route, a pass ending, a fault. */
+  changed?: () => void;
 }
 
+/**
+ * What the runtime says about the rotator's state, as the lite line and the pages show it. The
+ * position and target change at every poll and are left to the readers' own polling.
+ */
+const STATE_FIELDS = ['connected', 'control_mode', 'active_sat_id', 'last_error'] as const;
+
 export class RotatorService {
-  private rt: RotatorRuntime = restingRotatorRuntime();
+  private current: RotatorRuntime = restingRotatorRuntime();
   private driver: RotatorDriver | null = null;
   private want = false;
   private pollFailures = 0;
@@ -74,6 +82,16 @@ export class RotatorService {
 
   constructor(private readonly d: RotatorServiceDeps) {
     this.reconnect = new Reconnect(d.clock, RECONNECT);
+  }
+
+  /** Every change of the runtime goes through here, so a change of state is announced wherever it happens. */
+  private get rt(): RotatorRuntime {
+    return this.current;
+  }
+  private set rt(next: RotatorRuntime) {
+    const prev = this.current;
+    this.current = next;
+    if (STATE_FIELDS.some((k) => prev[k] !== next[k])) this.d.changed?.();
   }
 
   settings(): RotatorSettings {

@@ -29,8 +29,11 @@ const SPEC_CLEARING: Array<{ method: 'GET' | 'POST'; path: string; query?: strin
   { method: 'POST', path: '/api/v1/radio/session/stop', owner: 'radio' },
   { method: 'POST', path: '/api/v1/datasets/refresh', owner: 'catalog' },
 ];
+// Issue 32 adds the rotator's routes, as the spec's list does for radio and APRS (run for real
+// against a simulated controller in test/rotator/rotator-lite.test.ts).
+const ROTATOR_CLEARING = ['connect', 'disconnect', 'goto', 'stop', 'park', 'track/start', 'track/stop'].map((p) => `/api/v1/rotator/${p}`).concat('/api/v1/settings/rotator');
 const key = (method: string, path: string) => `${method} ${path}`;
-const SPEC_KEYS = new Set(SPEC_CLEARING.map((r) => key(r.method, r.path)));
+const SPEC_KEYS = new Set([...SPEC_CLEARING.map((r) => key(r.method, r.path)), ...ROTATOR_CLEARING.map((p) => key('POST', p))]);
 
 // Requests that must leave the cache alone (snapshot recording, cache-policy and other edits).
 const NOT_CLEARING: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown }> = [
@@ -92,6 +95,10 @@ describe('lite cache: cleared by exactly the spec list', () => {
     await prime();
     assert.equal((await s.post('/api/v1/settings/timezone', { display_timezone: 'Nowhere/Land' })).status, 400);
     assert.equal(await cacheState(), 'HIT');
+  });
+
+  it('the rotator routes are marked clearsLiteCache (issue 32)', () => {
+    for (const p of ROTATOR_CLEARING) assert.equal(s.app.routes.find((r) => r.method === 'POST' && r.path === p)?.clearsLiteCache, true, p);
   });
 
   it('no other route is marked clearsLiteCache', () => {

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { StreamReply, route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
-import { LOGBOOK_MAX_RECORDS, QsoRecordSchema, QsoRequestSchema } from '../../logbook/schemas.js';
+import { LOGBOOK_MAX_RECORDS, QsoRecordSchema, QsoRequestSchema, satIdField } from '../../logbook/schemas.js';
+import { OPERATOR_MODE_NAMES } from '../../logbook/operator-modes.js';
 
 // /api/v1/logbook/* and /api/v1/settings/logbook (issue 28): validate, call the logbook, shape
 // the answer. The logbook loads on the first of these calls (src/logbook/logbook-area.ts).
@@ -26,12 +27,24 @@ export function logbookRoutes(s: Services): RouteDef[] {
       path: `${base}/qso`,
       tag: 'logbook',
       summary:
-        'Log a QSO {call, their_grid?, rst_sent?, rst_rcvd?, comment?, sat_id?, time_on?}. The station fills the rest: the satellite (sat_id, else the radio session\'s, else the lite focus pass under way; neither: a plain QSO on the rig\'s frequencies), ' +
-        'sat_name in LoTW\'s naming, sat_mode, prop_mode SAT, freq_mhz (uplink) and freq_rx_mhz (downlink) from the rig when it tracks that satellite or else the frequency guide, band/band_rx, mode/submode, ' +
+        'Log a QSO {call, their_grid?, rst_sent?, rst_rcvd?, comment?, sat_id?, time_on?, mode?}. The station fills the rest: the satellite (sat_id, else the radio session\'s, else the lite focus pass under way; neither: a plain QSO on the rig\'s frequencies), ' +
+        'sat_name in LoTW\'s naming, sat_mode, prop_mode SAT, freq_mhz (uplink) and freq_rx_mhz (downlink) from the rig when it tracks that satellite or else the frequency guide, band/band_rx, ' +
+        `mode/submode (the body's mode, one of ${OPERATOR_MODE_NAMES.join(', ')}, else the rig's or the guide's; when none of them tells it, a 400 naming mode: LoTW and the loggers refuse a QSO without one), ` +
         'station_callsign (logbook setting, else the APRS callsign), my_gridsquare (6 characters), time_on (now when absent), id; push_state pending. Answered once the QSO is in the file. 409 without a station callsign',
       body: QsoRequestSchema,
       response: v.object({ qso: QsoRecordSchema }),
       handler: async ({ body }) => ({ qso: await (await book()).log(body) }),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/qso/mode`,
+      tag: 'logbook',
+      summary:
+        'The satellite and ADIF mode/submode a QSO logged now would get without a mode in the body (sat_id: the satellite the page logs against, else the station\'s choice as for POST /qso). ' +
+        'mode null: the station cannot tell it (no rig reading, no frequency guide for the satellite), and POST /qso needs mode (the Log sheet asks for it)',
+      query: v.object({ sat_id: v.optional(satIdField()) }),
+      response: v.object({ sat_id: v.nullable(v.string()), mode: v.nullable(v.string()), submode: v.nullable(v.string()) }),
+      handler: async ({ query }) => (await book()).stationMode(query.sat_id),
     }),
     route({
       method: 'GET',

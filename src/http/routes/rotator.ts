@@ -4,8 +4,9 @@ import { route, type RouteDef } from '../route.js';
 import { GotoBodySchema, RotatorStateSchema, TrackStartBodySchema } from '../../rotator/schemas.js';
 
 // /api/v1/rotator/*: validate, call the rotator, shape the answer (issue 25). Every POST answers
-// the whole state, so a page redraws from one reply. None clears the lite cache: the spec lists
-// exactly which routes do, so the snapshot's rotator line may lag by its 15 s cache at most.
+// the whole state, so a page redraws from one reply, and clears the lite cache as the spec's list
+// does for the radio and APRS routes (issue 32), so the snapshot's rotator line is current at once.
+// Changes no route makes (LOS, a fault, a Hamlib client) clear it through RotatorArea.onChange.
 
 const NoBody = v.optional(v.strictObject({}));
 
@@ -28,6 +29,7 @@ export function rotatorRoutes(s: Services): RouteDef[] {
       response: RotatorStateSchema,
       open: o.open,
       allowCrossSite: o.open,
+      clearsLiteCache: true,
       handler: async ({ body }) => {
         await act(body as never);
         return r.state();

@@ -67,6 +67,8 @@ export function settingsRoutes(s: Services): RouteDef[] {
         'preposition, park, following the radio session); a connected controller reopens when its own fields change',
       store: s.stores.rotator,
       refine: (next) => checkRotatorSettings(next),
+      // The lite rotator line shows whether the rotator is enabled (issue 32).
+      clearsLiteCache: true,
     }),
     ...stateRoutes({
       path: '/api/v1/settings/hamlib',

@@ -1,3 +1,4 @@
+import type { OperatorMode } from '../../../src/logbook/operator-modes';
 import type { PushState, QsoRecord } from '../../../src/logbook/schemas';
 import type { Tone } from '../StatusBadge';
 
@@ -28,3 +29,22 @@ export function heardCall(source: string): string | null {
   const base = source.trim().toUpperCase().replace(/-\d{1,2}$/, '');
   return /^[A-Z0-9]{1,3}[0-9][A-Z0-9]{0,3}[A-Z](\/[A-Z0-9]{1,4})?$/.test(base) ? base : null;
 }
+
+/**
+ * The Log sheet's mode picker, in the server's order: every mode POST /logbook/qso takes (the
+ * type makes a mode the server adds or drops a build error here), as the operator says it.
+ */
+export const MODE_LABELS: Readonly<Record<OperatorMode, string>> = {
+  FM: 'FM',
+  USB: 'USB',
+  LSB: 'LSB',
+  CW: 'CW',
+  AM: 'AM',
+  PKT: 'Packet',
+  FT8: 'FT8',
+  FT4: 'FT4',
+  PSK31: 'PSK31',
+  SSTV: 'SSTV',
+  RTTY: 'RTTY',
+  DSTAR: 'D-STAR',
+};
