@@ -12,7 +12,7 @@ import type { AprsStation, RigAccess } from './aprs-station.js';
 import type { InstallOptions, TerminalOptions } from './tnc/tnc-binary.js';
 import type { LanLeaser } from '../radio/radio-api.js';
 import type { SerialDriver } from '../links/serial-driver.js';
-import { stationIdentity, callsignProblem } from '../ham/callsign.js';
+import { identityOf, stationIdentity, callsignProblem } from '../ham/callsign.js';
 import type { CatalogProvider } from '../catalog/types.js';
 import type { OrbitService } from '../orbit/types.js';
 import type { LocationProvider } from '../orbit/location-types.js';
@@ -121,9 +121,9 @@ export class AprsService implements AprsStatusSource {
     return this.d.store.get();
   }
 
+  /** The station's identity (its callsign and SSID): the one the whole station reads. */
   identity() {
-    const s = this.settings();
-    return stationIdentity(s.callsign, s.ssid);
+    return identityOf(this.settings());
   }
 
   private world(): TargetWorld {

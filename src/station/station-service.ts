@@ -1,7 +1,7 @@
 import { ISS_SAT_ID } from '../catalog/types.js';
 import type { LiveSample, PassEvent } from '../orbit/types.js';
 import { currentOrNextWorkablePass, workablePasses } from '../orbit/workable-pass.js';
-import { stationIdentity, type StationIdentity } from '../ham/callsign.js';
+import { identityOf, type StationIdentity } from '../ham/callsign.js';
 import { issState, type IssStateFlags } from './iss-state.js';
 import type { Tracked } from './lite-settings-service.js';
 import { passFilterSatIds } from './pass-filter.js';
@@ -18,8 +18,6 @@ export interface IssNow {
  * object on every change).
  */
 export class StationService {
-  private identityFor: { callsign: string; ssid: number; value: StationIdentity } | null = null;
-
   constructor(readonly deps: StationDeps) {}
 
   tracked(): Tracked {
@@ -27,12 +25,7 @@ export class StationService {
   }
 
   identity(): StationIdentity {
-    const { callsign, ssid } = this.deps.stores.aprs.get();
-    const c = this.identityFor;
-    if (c && c.callsign === callsign && c.ssid === ssid) return c.value;
-    const value = stationIdentity(callsign, ssid);
-    this.identityFor = { callsign, ssid, value };
-    return value;
+    return identityOf(this.deps.stores.aprs.get());
   }
 
   iss(now: number): IssNow {
