@@ -106,21 +106,6 @@ export class App {
     // After datasets (which registers its jobs); stops first on SIGTERM, so no tick starts mid-shutdown.
     this.parts.push(scheduler);
     const liteSettings = new LiteSettingsService(stores.lite, catalog);
-    const station = new StationService({
-      clock,
-      stores,
-      catalog,
-      orbit,
-      guidance,
-      location,
-      network,
-      liteSettings,
-      radioStatus: () => this.services.radioStatus,
-      aprsStatus: () => this.services.aprsStatus,
-      rotatorRuntime: () => this.services.rotator.runtime(),
-      hamlibRuntime: () => this.services.hamlib.runtime(),
-    });
-    const lite = new LiteService(station, liteReply);
     const claims = new DeviceClaims();
     const serial = opts.serial ?? lazySerialDriver;
     // Network time, not the app's clock: keep-alives must run even when a test fixes "now".
@@ -182,7 +167,7 @@ export class App {
       pttBlock: () => {
         if (aprs.emergencyStopped) return 'emergency stop in force (until the next APRS connect)';
         if (access.locked()) return 'the station is locked: a locked station takes no PTT from the network';
-        const id = station.identity();
+        const id = aprs.identity();
         if (!id.valid) return `station callsign not valid: ${id.reason ?? 'set the callsign in the APRS settings'}`;
         return null;
       },
@@ -193,11 +178,13 @@ export class App {
       store: stores.logbook,
       path: join(config.dataDir, 'logbook.jsonl'),
       maxRecords: LOGBOOK_MAX_RECORDS,
-      station: logbookStation({ aprs, location, radio, liteSettings, orbit, stores, catalog, guidance }),
+      station: logbookStation({ aprs, location, radio, liteSettings, orbit, passFilter: stores.passFilter, catalog, guidance }),
       log: logger('logbook'),
       programVersion: VERSION,
     });
     this.parts.push(logbook); // stops before the rest: a push under way is cut and stays pending
+    const station = new StationService({ clock, settings: stores, catalog, orbit, guidance, location, network, liteSettings, radio, aprs, rotator, hamlib });
+    const lite = new LiteService(station, liteReply);
     // The emergency stop drops external control at once; the APRS side unkeys the rig itself.
     aprs.onEmergencyStop(() => {
       hamlib.emergencyStop();
@@ -220,9 +207,7 @@ export class App {
       station,
       lite,
       radio,
-      radioStatus: radio,
       aprs,
-      aprsStatus: aprs,
       rotator,
       hamlib,
       access,

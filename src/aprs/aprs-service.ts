@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { AprsSettings, AprsSettingsSchema } from './settings.js';
-import type { AprsStatusSource } from './types.js';
 import { defaultAprsRuntime } from './types.js';
 import type { AprsRuntime, AprsTarget } from './schemas.js';
 import { allTargets, findChannel, selectedTarget, txPath, type TargetWorld } from './targets/targets.js';
@@ -57,7 +56,7 @@ export interface AprsServiceDeps {
   tnc?: { install?: InstallOptions; terminal?: TerminalOptions; env?: NodeJS.ProcessEnv };
 }
 
-export class AprsService implements AprsStatusSource {
+export class AprsService {
   readonly name = 'aprs';
   private estop = false;
   /** The station's other transmitters (the Hamlib servers' external control) stop with it. */
@@ -144,7 +143,7 @@ export class AprsService implements AprsStatusSource {
     };
   }
 
-  previewTarget(_s?: AprsSettings): AprsTarget {
+  previewTarget(): AprsTarget {
     return selectedTarget(this.settings(), this.world());
   }
 
@@ -178,7 +177,7 @@ export class AprsService implements AprsStatusSource {
     return { requested, auto, active: (requested || auto) && reason === null, reason };
   }
 
-  runtime(_s?: AprsSettings): AprsRuntime {
+  runtime(): AprsRuntime {
     const s = this.settings();
     const base = defaultAprsRuntime(s);
     const target = this.previewTarget();

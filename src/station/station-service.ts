@@ -1,7 +1,7 @@
 import { ISS_SAT_ID } from '../catalog/types.js';
 import type { LiveSample, PassEvent } from '../orbit/types.js';
 import { currentOrNextWorkablePass, workablePasses } from '../orbit/workable-pass.js';
-import { identityOf, type StationIdentity } from '../ham/callsign.js';
+import type { StationIdentity } from '../ham/callsign.js';
 import { issState, type IssStateFlags } from './iss-state.js';
 import type { Tracked } from './lite-settings-service.js';
 import { passFilterSatIds } from './pass-filter.js';
@@ -24,14 +24,15 @@ export class StationService {
     return this.deps.liteSettings.tracked();
   }
 
+  /** The station identity: the APRS side's callsign and SSID, computed there once. */
   identity(): StationIdentity {
-    return identityOf(this.deps.stores.aprs.get());
+    return this.deps.aprs.identity();
   }
 
   iss(now: number): IssNow {
     const d = this.deps;
     const issTrack = d.catalog.current().byId.has(ISS_SAT_ID) ? d.orbit.sample(ISS_SAT_ID, now) : null;
-    const state = issState(issTrack, d.stores.issDisplay.get(), d.stores.developerOverrides.get(), d.network.isOnline());
+    const state = issState(issTrack, d.settings.issDisplay.get(), d.settings.developerOverrides.get(), d.network.isOnline());
     return { issTrack, state };
   }
 
@@ -47,10 +48,10 @@ export class StationService {
   activeTarget(now: number): { sat_id: string; pass: PassEvent | null } | null {
     const d = this.deps;
     const byId = d.catalog.current().byId;
-    const filter = d.stores.passFilter.get();
+    const filter = d.settings.passFilter.get();
     const passOf = (sat_id: string) => currentOrNextWorkablePass(d.orbit, sat_id, now, filter.min_el_deg);
-    const o = d.stores.developerOverrides.get();
-    const pinned = o.enabled && o.force_sat_id && byId.has(o.force_sat_id) ? o.force_sat_id : d.radioStatus().session().selected_sat_id;
+    const o = d.settings.developerOverrides.get();
+    const pinned = o.enabled && o.force_sat_id && byId.has(o.force_sat_id) ? o.force_sat_id : d.radio.session().selected_sat_id;
     if (pinned && byId.has(pinned)) return { sat_id: pinned, pass: passOf(pinned) };
     const candidates = (passFilterSatIds(filter, ISS_SAT_ID) ?? this.tracked().ids).filter((id) => byId.has(id));
     // One table scan for all candidates, sorted by AOS: the passes under way come first (at most
