@@ -163,14 +163,8 @@ export class App {
       store: stores.hamlib,
       rig: radio,
       rot: rotator,
-      // A network PTT obeys the rules every transmit of the station does (issue 26).
-      pttBlock: () => {
-        if (aprs.emergencyStopped) return 'emergency stop in force (until the next APRS connect)';
-        if (access.locked()) return 'the station is locked: a locked station takes no PTT from the network';
-        const id = aprs.identity();
-        if (!id.valid) return `station callsign not valid: ${id.reason ?? 'set the callsign in the APRS settings'}`;
-        return null;
-      },
+      aprs,
+      access,
     });
     this.parts.push(hamlib); // stops first: its clients go before the rig and the rotator they drive
     const logbook = new LogbookArea({
