@@ -146,12 +146,7 @@ export class App {
       store: stores.rotator,
       serial,
       knows: (id) => catalog.current().byId.has(id),
-      // The pass from the table (or the window a radio session pinned) and the satellite's look angles.
-      passFor: (sat_id, at, aos_ms, los_ms) => {
-        const p = aos_ms !== undefined && los_ms !== undefined ? { aos_ms, los_ms } : orbit.currentOrNextPass(sat_id, at);
-        if (!p) return null;
-        return { sat_id, aos_ms: p.aos_ms, los_ms: p.los_ms, look: (t) => orbit.sample(sat_id, t) ?? { az_deg: 0, el_deg: -90 } };
-      },
+      sky: orbit,
       radioSession: () => (radio.loaded ? radio.session() : null),
       timeouts: opts.rotatorTimeouts,
     });
