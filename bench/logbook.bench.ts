@@ -39,7 +39,7 @@ async function apiLines(): Promise<BudgetLine[]> {
     const lines = readFileSync(join(dataDir, 'logbook.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"t":"qso"')).length;
     if (lines < n + 1) throw new Error(`only ${lines} of ${n + 1} QSOs in the file`);
     // Idle: everything pushed, then a second of nothing.
-    const book = await app.services.logbook.get();
+    const book = await app.services.logbook.engine();
     const end = Date.now() + 30_000;
     while (book.status().pending > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     await book.queue.idle();

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTempsIn } from './store/atomic-file.js';
-import type { Config } from './config.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
 import { defaultUiDir, loadUi, type UiBundle } from './http/ui-pages.js';
-import { createStores } from './stores.js';
+import { createStores, type Stores } from './stores.js';
 import { LocationService } from './station/location-service.js';
 import { NetworkService } from './station/network.js';
 import { LiteSettingsService } from './station/lite-settings-service.js';
@@ -37,6 +36,7 @@ import { Scheduler } from './util/scheduler.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { logger } from './util/logger.js';
 import type { Lifecycle, Services } from './services.js';
+import type { Config } from './config.js';
 
 export type { Lifecycle, Services } from './services.js';
 
@@ -61,13 +61,43 @@ export interface AppOptions {
   rotatorTimeouts?: Partial<RotatorTimeouts>;
 }
 
-/** Composition root: config → stores → drivers → services → http. stop() runs in reverse. */
+// The composition root: it builds the parts floor by floor (stores, core, devices, station,
+// HTTP), hands each the narrow inputs it reads, and starts and stops them in the two orders
+// declared below. It holds no rule of its own: every policy lives in the area that owns it.
+
+/** Every part the root builds, by name; the two orders pick the ones with a lifecycle. */
+type Parts = Core & Devices & Station;
+
+/**
+ * Start order, top to bottom, each start() awaited before the next (the HTTP server listens after
+ * the last): where the station is and the sky first, datasets before the scheduler (it registers
+ * its jobs in start()); the LAN hub before the radio and APRS that lease it; the operator lock
+ * before the Hamlib servers that read it; the logbook last (it reads the other areas for a QSO).
+ */
+const startOrder = (p: Parts): Lifecycle[] => [
+  p.location, p.catalog, p.datasets, p.orbit, p.guidance, p.scheduler,
+  p.lan, p.radio, p.aprs, p.rotator, p.access, p.hamlib, p.logbook,
+];
+
+/**
+ * Stop order, top to bottom (the HTTP server closes before the first): the scheduler first, so no
+ * job starts mid-shutdown; then the start order backwards: the logbook (a push under way is cut
+ * and stays pending), the Hamlib servers (their clients go before the rig and the rotator they
+ * drive), the lock, the rotator, APRS and the radio, the LAN hub once they let their leases go,
+ * then the sky and the location.
+ */
+const stopOrder = (p: Parts): Lifecycle[] => [
+  p.scheduler, p.logbook, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
+  p.guidance, p.orbit, p.datasets, p.catalog, p.location,
+];
+
 export class App {
   readonly services: Services;
-  private server: HttpServer;
+  private readonly server: HttpServer;
   private readonly ui: UiBundle | null;
-  private parts: Lifecycle[] = [];
   private readonly lan: LazyLanHub;
+  private readonly startOrder: Lifecycle[];
+  private readonly stopOrder: Lifecycle[];
   /** Resolves the promise boot work waits on until the server listens (or failed to). */
   private listened: () => void = () => {};
   port = 0;
@@ -75,170 +105,24 @@ export class App {
   constructor(readonly opts: AppOptions) {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
-    mkdirSync(config.dataDir, { recursive: true });
-    removeStaleTempsIn(config.dataDir); // each folder's owner cleans its own; this one holds the settings
-    const stores = createStores(config.dataDir, clock);
-    const location = new LocationService(stores.location, clock);
-    this.parts.push(location);
-    const network = new NetworkService(stores.network, clock);
-    const catalog = new CatalogService({ dataDir: config.dataDir, clock });
-    this.parts.push(catalog);
-    const scheduler = new Scheduler(() => clock.now());
-    const datasets = new Datasets({
-      config,
-      clock,
-      stores,
-      catalog,
-      scheduler,
-      isOffline: () => network.isOffline(),
-      // Refreshed SatNOGS transmitters rebuild the guidance profiles (called only after start()).
-      transmitters: { apply: (records, date) => guidance.setTransmitters(records, date), bundledDate: BUNDLED_TRANSMITTERS_DATE },
-    });
-    this.parts.push(datasets);
-    const orbit = new OrbitEngine({ clock, catalog, location, dataDir: config.dataDir });
-    // What the first /health does not need waits for listen: the persisted pass table's load.
-    orbit.table.loadAfter(new Promise<void>((resolve) => (this.listened = resolve)));
-    this.parts.push(orbit);
-    // Profiles prebuilt from the bundled SatNOGS transmitters (a refresh rebuilds them), operator profiles in DATA_DIR.
-    const guidance = new GuidanceService({ catalog, orbit, transmitterProfiles: { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE }, dataDir: config.dataDir });
-    this.parts.push(guidance);
-    scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());
-    // After datasets (which registers its jobs); stops first on SIGTERM, so no tick starts mid-shutdown.
-    this.parts.push(scheduler);
-    const liteSettings = new LiteSettingsService(stores.lite, catalog);
-    const station = new StationService({
-      clock,
-      stores,
-      catalog,
-      orbit,
-      guidance,
-      location,
-      network,
-      liteSettings,
-      radioStatus: () => this.services.radioStatus,
-      aprsStatus: () => this.services.aprsStatus,
-      rotatorRuntime: () => this.services.rotator.runtime(),
-      hamlibRuntime: () => this.services.hamlib.runtime(),
-    });
-    const lite = new LiteService(station, liteReply);
-    const claims = new DeviceClaims();
-    const serial = opts.serial ?? lazySerialDriver;
-    // Network time, not the app's clock: keep-alives must run even when a test fixes "now".
-    const lan = new LazyLanHub({ clock: systemClock, ...opts.lan });
+    const stores = openStores(config, clock);
+    const core = buildCore(config, clock, stores, new Promise<void>((resolve) => (this.listened = resolve)));
+    const devices = buildDevices(opts, clock, stores, core);
+    const station = buildStation(config, clock, stores, core, devices);
+    const parts: Parts = { ...core, ...devices, ...station };
+    this.startOrder = startOrder(parts);
+    this.stopOrder = stopOrder(parts);
+    // The routes reach the LAN hub only through radio and APRS.
+    const { lan, ...equipment } = devices;
     this.lan = lan;
-    this.parts.push(lan); // stops after the radio and APRS let their leases go
-    const radio = new RadioArea({
-      clock,
-      claims,
-      lan,
-      serial,
-      store: stores.radio,
-      guidance,
-      rangeRate: (id, at) => orbit.sample(id, at)?.range_rate_km_s ?? null,
-      satName: (id) => catalog.current().byId.get(id)?.name ?? null,
-      timeouts: opts.civTimeouts,
-    });
-    this.parts.push(radio);
-    const aprs = new AprsService({
-      clock,
-      store: stores.aprs,
-      dataDir: config.dataDir,
-      catalog,
-      orbit,
-      guidance,
-      location,
-      network,
-      radio,
-      claims,
-      lan,
-      serial,
-      version: VERSION,
-      transport: opts.aprsTransport,
-    });
-    this.parts.push(aprs);
-    const rotator = new RotatorArea({
-      clock,
-      store: stores.rotator,
-      serial,
-      knows: (id) => catalog.current().byId.has(id),
-      // The pass from the table (or the window a radio session pinned) and the satellite's look angles.
-      passFor: (sat_id, at, aos_ms, los_ms) => {
-        const p = aos_ms !== undefined && los_ms !== undefined ? { aos_ms, los_ms } : orbit.currentOrNextPass(sat_id, at);
-        if (!p) return null;
-        return { sat_id, aos_ms: p.aos_ms, los_ms: p.los_ms, look: (t) => orbit.sample(sat_id, t) ?? { az_deg: 0, el_deg: -90 } };
-      },
-      radioSession: () => (radio.loaded ? radio.session() : null),
-      timeouts: opts.rotatorTimeouts,
-    });
-    this.parts.push(rotator); // stops before the radio and APRS
-    rotator.onChange(() => lite.invalidate()); // the lite rotator line follows LOS and faults too, not only the routes
-    const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
-    this.parts.push(access);
-    const hamlib = new HamlibArea({
-      clock,
-      store: stores.hamlib,
-      rig: radio,
-      rot: rotator,
-      // A network PTT obeys the rules every transmit of the station does (issue 26).
-      pttBlock: () => {
-        if (aprs.emergencyStopped) return 'emergency stop in force (until the next APRS connect)';
-        if (access.locked()) return 'the station is locked: a locked station takes no PTT from the network';
-        const id = station.identity();
-        if (!id.valid) return `station callsign not valid: ${id.reason ?? 'set the callsign in the APRS settings'}`;
-        return null;
-      },
-    });
-    this.parts.push(hamlib); // stops first: its clients go before the rig and the rotator they drive
-    const logbook = new LogbookArea({
-      clock,
-      store: stores.logbook,
-      path: join(config.dataDir, 'logbook.jsonl'),
-      maxRecords: LOGBOOK_MAX_RECORDS,
-      station: logbookStation({ aprs, location, radio, liteSettings, orbit, stores, catalog, guidance }),
-      log: logger('logbook'),
-      programVersion: VERSION,
-    });
-    this.parts.push(logbook); // stops before the rest: a push under way is cut and stays pending
-    // The emergency stop drops external control at once; the APRS side unkeys the rig itself.
-    aprs.onEmergencyStop(() => {
-      hamlib.emergencyStop();
-      void radio.dropExternal();
-    });
-    this.services = {
-      version: VERSION,
-      config,
-      clock,
-      stores,
-      catalog,
-      orbit,
-      guidance,
-      datasets,
-      scheduler,
-      invalidateLite: () => lite.invalidate(),
-      location,
-      network,
-      liteSettings,
-      station,
-      lite,
-      radio,
-      radioStatus: radio,
-      aprs,
-      aprsStatus: aprs,
-      rotator,
-      hamlib,
-      access,
-      logbook,
-    };
-    // No lite invalidation on location change: the cache key carries the rounded location, and the
-    // spec lists exactly which routes clear the cache (POST /location among them).
-    const ui = loadUi(config.uiDir ?? defaultUiDir());
-    this.ui = ui;
+    this.services = { version: VERSION, config, clock, stores, ...core, ...equipment, ...station, invalidateLite: () => station.lite.invalidate() };
+    this.ui = loadUi(config.uiDir ?? defaultUiDir());
     this.server = new HttpServer({
-      routes: allRoutes(this.services, ui),
-      assets: ui?.assets,
+      routes: allRoutes(this.services, this.ui),
+      assets: this.ui?.assets,
       onLiteInvalidate: () => this.services.invalidateLite(),
       checkResponses: opts.checkResponses,
-      gate: (c) => access.gate(c),
+      gate: (c) => core.access.gate(c),
       allowedHosts: config.allowedHosts,
     });
   }
@@ -254,7 +138,10 @@ export class App {
 
   async start(): Promise<number> {
     try {
-      for (const p of this.parts) await p.start?.();
+      for (const p of this.startOrder) {
+        log.debug(`start ${p.name}`);
+        await p.start?.();
+      }
       this.port = await this.server.listen(this.opts.config.host, this.opts.config.port);
     } finally {
       this.listened(); // a failed boot must not leave the table's stop() waiting on it
@@ -266,7 +153,8 @@ export class App {
 
   async stop(): Promise<void> {
     this.server.close();
-    for (const p of [...this.parts].reverse()) {
+    for (const p of this.stopOrder) {
+      log.debug(`stop ${p.name}`);
       try {
         await p.stop?.();
       } catch (err) {
@@ -278,4 +166,118 @@ export class App {
       store.flushSync();
     }
   }
+}
+
+/** The settings files, one JSON store each under DATA_DIR (this folder's stale temp files cleaned first). */
+function openStores(config: Config, clock: Clock): Stores {
+  mkdirSync(config.dataDir, { recursive: true });
+  removeStaleTempsIn(config.dataDir); // each folder's owner cleans its own; this one holds the settings
+  return createStores(config.dataDir, clock);
+}
+
+type Core = ReturnType<typeof buildCore>;
+
+/** Where the station is, its network, the operator lock, the sky (catalog, orbit, guidance) and the dataset schedules. */
+function buildCore(config: Config, clock: Clock, stores: Stores, listening: Promise<void>) {
+  const location = new LocationService(stores.location, clock);
+  const network = new NetworkService(stores.network, clock);
+  const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
+  const catalog = new CatalogService({ dataDir: config.dataDir, clock });
+  const orbit = new OrbitEngine({ clock, catalog, location, dataDir: config.dataDir });
+  // What the first /health does not need waits for listen: the persisted pass table's load.
+  orbit.table.loadAfter(listening);
+  // Profiles prebuilt from the bundled SatNOGS transmitters (a refresh rebuilds them), operator profiles in DATA_DIR.
+  const transmitterProfiles = { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE };
+  const guidance = new GuidanceService({ catalog, orbit, transmitterProfiles, dataDir: config.dataDir });
+  const scheduler = new Scheduler(() => clock.now());
+  scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());
+  const datasets = new Datasets({
+    config,
+    clock,
+    stores,
+    catalog,
+    scheduler,
+    isOffline: () => network.isOffline(),
+    // Refreshed SatNOGS transmitters rebuild the guidance profiles.
+    transmitters: { apply: (records, date) => guidance.setTransmitters(records, date), bundledDate: BUNDLED_TRANSMITTERS_DATE },
+  });
+  return { location, network, access, catalog, orbit, guidance, scheduler, datasets };
+}
+
+type Devices = ReturnType<typeof buildDevices>;
+
+/** The station's equipment: radio control, the APRS station, the rotator and the Hamlib servers, each loaded when first enabled. */
+function buildDevices(opts: AppOptions, clock: Clock, stores: Stores, core: Core) {
+  const { catalog, orbit, guidance, location, network, access } = core;
+  const claims = new DeviceClaims();
+  const serial = opts.serial ?? lazySerialDriver;
+  // Network time, not the app's clock: keep-alives must run even when a test fixes "now".
+  const lan = new LazyLanHub({ clock: systemClock, ...opts.lan });
+  const radio = new RadioArea({
+    clock,
+    claims,
+    lan,
+    serial,
+    store: stores.radio,
+    guidance,
+    rangeRate: (id, at) => orbit.sample(id, at)?.range_rate_km_s ?? null,
+    satName: (id) => catalog.current().byId.get(id)?.name ?? null,
+    timeouts: opts.civTimeouts,
+  });
+  const aprs = new AprsService({
+    clock,
+    store: stores.aprs,
+    dataDir: opts.config.dataDir,
+    catalog,
+    orbit,
+    guidance,
+    location,
+    network,
+    radio,
+    claims,
+    lan,
+    serial,
+    version: VERSION,
+    transport: opts.aprsTransport,
+  });
+  const rotator = new RotatorArea({
+    clock,
+    store: stores.rotator,
+    serial,
+    knows: (id) => catalog.current().byId.has(id),
+    sky: orbit,
+    radioSession: () => (radio.loaded ? radio.session() : null),
+    timeouts: opts.rotatorTimeouts,
+  });
+  const hamlib = new HamlibArea({ clock, store: stores.hamlib, rig: radio, rot: rotator, aprs, access });
+  // The emergency stop drops external control at once; the APRS side unkeys the rig itself.
+  aprs.onEmergencyStop(() => {
+    hamlib.emergencyStop();
+    void radio.dropExternal();
+  });
+  return { lan, radio, aprs, rotator, hamlib };
+}
+
+type Station = ReturnType<typeof buildStation>;
+
+/** What the screens and the logbook compose from the rest: the tracked set, system state and ISS facts, the lite snapshot, the QSO logbook. */
+function buildStation(config: Config, clock: Clock, stores: Stores, core: Core, devices: Devices) {
+  const { catalog, orbit, guidance, location, network } = core;
+  const { radio, aprs, rotator, hamlib } = devices;
+  const liteSettings = new LiteSettingsService(stores.lite, catalog);
+  const station = new StationService({ clock, settings: stores, catalog, orbit, guidance, location, network, liteSettings, radio, aprs, rotator, hamlib });
+  // No lite invalidation on location change: the cache key carries the rounded location, and the
+  // spec lists exactly which routes clear the cache (POST /location among them).
+  const lite = new LiteService(station, liteReply);
+  rotator.onChange(() => lite.invalidate()); // the lite rotator line follows LOS and faults too, not only the routes
+  const logbook = new LogbookArea({
+    clock,
+    store: stores.logbook,
+    path: join(config.dataDir, 'logbook.jsonl'),
+    maxRecords: LOGBOOK_MAX_RECORDS,
+    station: logbookStation({ aprs, location, radio, liteSettings, orbit, passFilter: stores.passFilter, catalog, guidance }),
+    log: logger('logbook'),
+    programVersion: VERSION,
+  });
+  return { liteSettings, station, lite, logbook };
 }

@@ -6,14 +6,31 @@ import type { StationReader } from './logbook/logbook-service.js';
 import type { PassWindow } from './logbook/qso-fill.js';
 import { focusPass } from './station/lite-focus.js';
 import { toLocator } from './station/maidenhead.js';
-import type { Services } from './services.js';
+import type { SettingsReader } from './station/station-deps.js';
+import type { PassFilter } from './station/pass-filter.js';
+import type { RadioStatusSource } from './radio/types.js';
+import type { CatalogProvider } from './catalog/types.js';
+import type { OrbitService } from './orbit/types.js';
+import type { GuidanceService } from './guidance/guidance-service.js';
 
 /** The lite focus only needs the pass under way, so a short look back and ahead is enough. */
 const FOCUS_PASS_HOURS = 1;
 
-type StationParts = Pick<Services, 'aprs' | 'location' | 'radio' | 'liteSettings' | 'orbit' | 'stores' | 'catalog' | 'guidance'>;
+/** What the logbook's view reads of each area, and no more. */
+export interface LogbookStationParts {
+  /** The APRS side's station identity. */
+  aprs: { identity(): { valid: boolean; callsign: string } };
+  location: { resolved(): { lat: number; lon: number } };
+  radio: RadioStatusSource;
+  liteSettings: { tracked(): { ids: string[] } };
+  orbit: Pick<OrbitService, 'passes'>;
+  /** The operator's minimum elevation: the focus pass is one the screens list. */
+  passFilter: SettingsReader<Pick<PassFilter, 'min_el_deg'>>;
+  catalog: CatalogProvider;
+  guidance: Pick<GuidanceService, 'recommend'>;
+}
 
-export function logbookStation(s: StationParts): StationReader {
+export function logbookStation(s: LogbookStationParts): StationReader {
   return {
     identityCallsign() {
       const id = s.aprs.identity();
@@ -29,7 +46,7 @@ export function logbookStation(s: StationParts): StationReader {
         se.selected_sat_id && se.pass_aos && se.pass_los ? { sat_id: se.selected_sat_id, aos_ms: Date.parse(se.pass_aos), los_ms: Date.parse(se.pass_los) } : null;
       const ids = s.liteSettings.tracked().ids;
       const list = ids.length
-        ? s.orbit.passes({ from_ms: now_ms, hours: FOCUS_PASS_HOURS, min_max_el_deg: s.stores.passFilter.get().min_el_deg, sat_ids: ids, include_ongoing: true })
+        ? s.orbit.passes({ from_ms: now_ms, hours: FOCUS_PASS_HOURS, min_max_el_deg: s.passFilter.get().min_el_deg, sat_ids: ids, include_ongoing: true })
         : [];
       const p = focusPass(list, undefined, now_ms);
       return { session, focus: p ? { sat_id: p.sat_id, aos_ms: p.aos_ms, los_ms: p.los_ms } : null };

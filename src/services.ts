@@ -12,9 +12,7 @@ import type { LiteSettingsService } from './station/lite-settings-service.js';
 import type { StationService } from './station/station-service.js';
 import type { LiteService } from './station/lite-service.js';
 import type { RawReply } from './http/route.js';
-import type { RadioStatusSource } from './radio/types.js';
 import type { RadioArea } from './radio/radio-area.js';
-import type { AprsStatusSource } from './aprs/types.js';
 import type { AprsService } from './aprs/aprs-service.js';
 import type { RotatorArea } from './rotator/rotator-area.js';
 import type { AccessService } from './access/access-service.js';
@@ -60,12 +58,8 @@ export interface Services {
   lite: LiteService<RawReply>;
   /** Rig control over CI-V: connection, poll, writes, auto-track and the pass-pinned session. */
   radio: RadioArea;
-  /** Radio runtime/session for system state and the lite snapshot (the radio service). */
-  radioStatus: RadioStatusSource;
   /** The APRS station: targets and transmit gate, transport, sends, receive log, digipeater, iGate. */
   aprs: AprsService;
-  /** APRS runtime/preview target for system state and the lite snapshot (the APRS service). */
-  aprsStatus: AprsStatusSource;
   /** The antenna rotator: controller, manual goto/stop/park, pass tracking through the planner. */
   rotator: RotatorArea;
   /** Hamlib's rigctld and rotctld on the network, driving the rig and the rotator (off by default). */

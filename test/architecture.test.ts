@@ -109,6 +109,20 @@ describe('architecture', () => {
     assert.deepEqual(out, []);
   });
 
+  // The station composes what the areas show (datasets.ts's way): each input is as narrow as what it
+  // reads, so no station code can read, or come to depend on, another area's settings file.
+  it('the station and the logbook\'s view of it never take the settings stores whole (stores.ts, Stores)', () => {
+    const out = [...graph].flatMap(([f, deps]) => {
+      if (!f.startsWith('station/') && f !== 'logbook-station.ts') return [];
+      const text = readFileSync(join(SRC, f), 'utf8');
+      return [
+        ...deps.filter((d) => d === 'stores.ts').map((d) => `${f} → ${d}`),
+        ...(/\bStores\b|\bstores\.\w/.test(text) ? [`${f} names the Stores bag`] : []),
+      ];
+    });
+    assert.deepEqual(out, []);
+  });
+
   it('one equipment area reaches another only through its API module (radio/radio-api.ts, rotator/rotator-api.ts)', () => {
     const api = (d: string) => /^(radio\/radio-api|rotator\/rotator-api|aprs\/aprs-api)\.ts$/.test(d);
     const out = [...graph].flatMap(([f, deps]) => {

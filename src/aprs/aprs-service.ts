@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { AprsSettings, AprsSettingsSchema } from './settings.js';
-import type { AprsStatusSource } from './types.js';
 import { defaultAprsRuntime } from './types.js';
 import type { AprsRuntime, AprsTarget } from './schemas.js';
 import { allTargets, findChannel, selectedTarget, txPath, type TargetWorld } from './targets/targets.js';
@@ -12,7 +11,7 @@ import type { AprsStation, RigAccess } from './aprs-station.js';
 import type { InstallOptions, TerminalOptions } from './tnc/tnc-binary.js';
 import type { LanLeaser } from '../radio/radio-api.js';
 import type { SerialDriver } from '../links/serial-driver.js';
-import { stationIdentity, callsignProblem } from '../ham/callsign.js';
+import { identityOf, stationIdentity, callsignProblem } from '../ham/callsign.js';
 import type { CatalogProvider } from '../catalog/types.js';
 import type { OrbitService } from '../orbit/types.js';
 import type { LocationProvider } from '../orbit/location-types.js';
@@ -57,7 +56,7 @@ export interface AprsServiceDeps {
   tnc?: { install?: InstallOptions; terminal?: TerminalOptions; env?: NodeJS.ProcessEnv };
 }
 
-export class AprsService implements AprsStatusSource {
+export class AprsService {
   readonly name = 'aprs';
   private estop = false;
   /** The station's other transmitters (the Hamlib servers' external control) stop with it. */
@@ -121,9 +120,9 @@ export class AprsService implements AprsStatusSource {
     return this.d.store.get();
   }
 
+  /** The station's identity (its callsign and SSID): the one the whole station reads. */
   identity() {
-    const s = this.settings();
-    return stationIdentity(s.callsign, s.ssid);
+    return identityOf(this.settings());
   }
 
   private world(): TargetWorld {
@@ -144,7 +143,7 @@ export class AprsService implements AprsStatusSource {
     };
   }
 
-  previewTarget(_s?: AprsSettings): AprsTarget {
+  previewTarget(): AprsTarget {
     return selectedTarget(this.settings(), this.world());
   }
 
@@ -178,7 +177,7 @@ export class AprsService implements AprsStatusSource {
     return { requested, auto, active: (requested || auto) && reason === null, reason };
   }
 
-  runtime(_s?: AprsSettings): AprsRuntime {
+  runtime(): AprsRuntime {
     const s = this.settings();
     const base = defaultAprsRuntime(s);
     const target = this.previewTarget();

@@ -2,15 +2,9 @@ import type { AprsSettings } from './settings.js';
 import type { AprsRuntime, AprsTarget } from './schemas.js';
 
 // APRS runtime and target as system state and the lite snapshot read them (spec part 2); the
-// APRS service implements AprsStatusSource and builds its runtime on the resting default here.
+// APRS service builds its runtime on the resting default here.
 
 export type { AprsRuntime, AprsTarget } from './schemas.js';
-
-/** What the station reads from the APRS side; the APRS service implements it. */
-export interface AprsStatusSource {
-  runtime(settings: AprsSettings): AprsRuntime;
-  previewTarget(settings: AprsSettings): AprsTarget;
-}
 
 const NOT_CONNECTED = 'APRS not connected';
 

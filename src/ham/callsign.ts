@@ -1,5 +1,7 @@
 // Station identity (system state `stationIdentity`): is the saved APRS callsign/SSID pair
-// good enough for APRS send actions? Pure.
+// good enough for APRS send actions? Pure. identityOf is the one place the station's identity is
+// computed from its settings: the APRS side, system state, the lite snapshot, the Hamlib PTT rule
+// and the logbook all read that one value.
 //
 // Rule: a prefix of 1–2 letters/digits that contains a letter (every ITU prefix does: W, DL,
 // 9A, 2E), one digit, a suffix of 1–4 letters; at most 6 characters in all (the AX.25 address
@@ -35,4 +37,16 @@ export function stationIdentity(callsign: string, ssid: number): StationIdentity
   const shown = ssid === 0 || !Number.isFinite(ssid) ? c : `${c}-${ssid}`;
   const reason = callsignProblem(c) ?? ssidProblem(ssid);
   return reason ? { valid: false, callsign: shown, reason } : { valid: true, callsign: shown };
+}
+
+const identities = new WeakMap<object, StationIdentity>();
+
+/**
+ * The identity of saved settings, computed once per settings object: stores hand out a new object
+ * on every change, so a changed callsign or SSID is seen at once and an unchanged one costs nothing.
+ */
+export function identityOf(s: { readonly callsign: string; readonly ssid: number }): StationIdentity {
+  let id = identities.get(s);
+  if (!id) identities.set(s, (id = stationIdentity(s.callsign, s.ssid)));
+  return id;
 }

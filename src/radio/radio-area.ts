@@ -13,56 +13,36 @@ import { EnabledArea } from '../util/enabled-area.js';
 // stack, the rig drivers, the serial binding, auto-track and the session (radio-service.ts and
 // everything it imports) load when radio control is first enabled or first used, not at boot:
 // a station without a rig never pays their memory. Until then the answers are the resting ones
-// (not connected, no session), the same a loaded but idle radio gives (test/radio/radio-area.test.ts).
+// (not connected, no session), the same a loaded but idle radio gives (test/system/lazy-areas.test.ts).
 
-
-export class RadioArea implements RadioStatusSource {
-  readonly name = 'radio';
-  private readonly part: EnabledArea<RadioService>;
-
+export class RadioArea extends EnabledArea<RadioService, RadioSettings> implements RadioStatusSource {
   constructor(private readonly d: RadioServiceDeps) {
-    this.part = new EnabledArea('radio control', d.store, async () => new (await import('./radio-service.js')).RadioService(d));
-  }
-
-  /** Loaded when enabled at boot, and as soon as the settings enable it. */
-  start(): Promise<void> {
-    return this.part.start();
-  }
-
-  stop(): Promise<void> {
-    return this.part.stop();
-  }
-
-  /** The radio service, loaded (and started) on first use. */
-  engine(): Promise<RadioService> {
-    return this.part.get();
-  }
-
-  /** Whether radio control has been loaded. */
-  get loaded(): boolean {
-    return this.part.current !== null;
+    super({
+      name: 'radio',
+      what: 'radio control',
+      settings: d.store,
+      enabled: (s) => s.enabled,
+      load: async () => new (await import('./radio-service.js')).RadioService(d),
+    });
   }
 
   // --- what reads never load -----------------------------------------------------------------
 
-  settings(): RadioSettings {
-    return this.d.store.get();
-  }
   publicSettings(): RadioSettings {
     return this.d.store.publicView();
   }
   runtime(): RadioRuntime {
-    return this.part.current?.runtime() ?? { ...defaultRadioRuntime(), capabilities: capabilitiesOf(this.settings().rig_model) };
+    return this.current?.runtime() ?? { ...defaultRadioRuntime(), capabilities: capabilitiesOf(this.settings().rig_model) };
   }
   session(): SessionView {
-    return this.part.current?.session() ?? restingSessionView();
+    return this.current?.session() ?? restingSessionView();
   }
   state() {
     return { settings: this.publicSettings(), runtime: this.runtime(), session: this.session() };
   }
   /** True while the pass-pinned session holds the rig; never before radio control is loaded. */
   holdsRig(): boolean {
-    return this.part.current?.sessions.holdsRig() ?? false;
+    return this.current?.sessions.holdsRig() ?? false;
   }
   /** Serial devices on this machine: the serial binding only, not radio control. */
   listPorts(): Promise<PortListing[]> {
@@ -72,7 +52,7 @@ export class RadioArea implements RadioStatusSource {
   // --- Hamlib network clients (issue 26): never load radio control; while it is off there is no rig
 
   private external(): ExternalControl {
-    const e = this.part.current;
+    const e = this.current;
     if (!e) throw this.settings().enabled ? notConnected() : radioDisabled();
     return e.external;
   }
@@ -98,11 +78,11 @@ export class RadioArea implements RadioStatusSource {
     return this.external().readPtt();
   }
   externalRelease(client: string): void {
-    this.part.current?.external.release(client);
+    this.current?.external.release(client);
   }
   /** The emergency stop's share: PTT off and external control dropped; loads nothing. */
   async dropExternal(): Promise<void> {
-    await this.part.current?.external.drop();
+    await this.current?.external.drop();
   }
 
   // --- what acts loads it --------------------------------------------------------------------
@@ -112,11 +92,11 @@ export class RadioArea implements RadioStatusSource {
     await (await this.engine()).connect();
   }
   async disconnect(): Promise<void> {
-    await this.part.current?.disconnect();
+    await this.current?.disconnect();
   }
   /** Drops PTT over CI-V (APRS emergency stop); false when no rig answers, or none was ever loaded. */
   async pttOff(): Promise<boolean> {
-    return this.part.current?.pttOff() ?? false;
+    return this.current?.pttOff() ?? false;
   }
   async poll() {
     return (await this.engine()).poll();
@@ -135,7 +115,7 @@ export class RadioArea implements RadioStatusSource {
   }
   /** Nothing tracks before radio control is loaded, so there is nothing to stop. */
   stopAutoTrack(): void {
-    this.part.current?.stopAutoTrack();
+    this.current?.stopAutoTrack();
   }
   async restore(): Promise<boolean> {
     return (await this.engine()).restore();

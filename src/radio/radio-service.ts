@@ -23,7 +23,7 @@ import type { JsonStore } from '../store/json-store.js';
 import type { RadioSettingsSchema } from './settings.js';
 
 // The radio service: settings, the controller, auto-track and the pass-pinned session composed.
-// It is what services.radioStatus reads (system state, lite snapshot) and what the radio routes
+// It is what services.radio reads (system state, lite snapshot) and what the radio routes
 // call. Every entry point checks eligibility through the one function and the session's hold.
 
 export interface RadioServiceDeps {

@@ -1,6 +1,5 @@
 // Radio runtime and session as system state, the lite snapshot and the radio routes show them
-// (spec part 2). `defaultRadioStatus` is the resting state (tests and tools that build a station
-// without a radio); the app wires the radio service's live one.
+// (spec part 2), and their resting values (no rig connected, no session selected).
 
 export const SCREEN_STATES = ['idle', 'test', 'armed', 'active', 'released', 'completed'] as const;
 export const CONTROL_STATES = ['not_connected', 'connected_idle', 'test_applied', 'armed_waiting_aos', 'tracking_active', 'released', 'ended'] as const;
@@ -100,15 +99,6 @@ export const defaultRadioSession = (): RadioSession => ({
   eligibility_reason: 'no satellite selected',
   has_test_pair: false,
 });
-
-const RESTING_RUNTIME = Object.freeze(defaultRadioRuntime());
-const RESTING_SESSION = Object.freeze(defaultRadioSession());
-
-/** No radio service yet: the rig is not connected and no session is selected. */
-export const defaultRadioStatus: RadioStatusSource = {
-  runtime: () => RESTING_RUNTIME,
-  session: () => RESTING_SESSION,
-};
 
 /** The radio-control summary the lite snapshot carries for its focus satellite. */
 export function radioControlSummary(enabled: boolean, runtime: RadioRuntime, session: RadioSession, focusSatId: string | null) {

@@ -13,13 +13,17 @@ import { logger } from '../util/logger.js';
 // off; until then the answers are the resting ones (not connected, idle, no plan). The stop
 // never loads anything: with nothing loaded nothing can be moving.
 
-export class RotatorArea {
-  readonly name = 'rotator';
-  private readonly part: EnabledArea<RotatorService>;
+export class RotatorArea extends EnabledArea<RotatorService, RotatorSettings> {
   private readonly changed = new Listeners<void>(logger('rotator'), 'rotator state');
 
-  constructor(private readonly d: RotatorServiceDeps) {
-    this.part = new EnabledArea('the rotator', d.store, async () => new (await import('./rotator-service.js')).RotatorService({ ...d, changed: () => this.changed.emit() }));
+  constructor(d: RotatorServiceDeps) {
+    super({
+      name: 'rotator',
+      what: 'the rotator',
+      settings: d.store,
+      enabled: (s) => s.enabled,
+      load: async () => new (await import('./rotator-service.js')).RotatorService({ ...d, changed: () => this.changed.emit() }),
+    });
   }
 
   /** The rotator's state changed (connected, mode, satellite, fault), whoever caused it; returns the unsubscribe. */
@@ -27,30 +31,11 @@ export class RotatorArea {
     return this.changed.add(fn);
   }
 
-  start(): Promise<void> {
-    return this.part.start();
-  }
-
-  stop(): Promise<void> {
-    return this.part.stop();
-  }
-
-  engine(): Promise<RotatorService> {
-    return this.part.get();
-  }
-
-  get loaded(): boolean {
-    return this.part.current !== null;
-  }
-
-  settings(): RotatorSettings {
-    return this.d.store.get();
-  }
   runtime(): RotatorRuntime {
-    return this.part.current?.runtime() ?? restingRotatorRuntime();
+    return this.current?.runtime() ?? restingRotatorRuntime();
   }
   plan(): RotatorPlanView | null {
-    return this.part.current?.planView() ?? null;
+    return this.current?.planView() ?? null;
   }
   state() {
     return { settings: this.settings(), runtime: this.runtime(), plan: this.plan() };
@@ -76,29 +61,29 @@ export class RotatorArea {
     await (await this.engine()).connect();
   }
   async disconnect(): Promise<void> {
-    await this.part.current?.disconnect();
+    await this.current?.disconnect();
   }
   async goto(az_deg: number, el_deg: number): Promise<void> {
-    const e = this.part.current;
+    const e = this.current;
     if (e) return e.goto(az_deg, el_deg);
     checkGoto(this.settings(), az_deg, el_deg, null); // a bad target is a 400 first, as when loaded
     throw notConnected();
   }
   /** Always answers, and loads nothing. */
   async halt(): Promise<void> {
-    await this.part.current?.halt();
+    await this.current?.halt();
   }
   async park(): Promise<void> {
-    const e = this.part.current;
+    const e = this.current;
     if (!e) throw notConnected();
     await e.park();
   }
   async startTracking(sat_id: string): Promise<void> {
-    const e = this.part.current;
+    const e = this.current;
     if (!e) throw notConnected();
     await e.startTracking(sat_id);
   }
   stopTracking(): void {
-    this.part.current?.stopTracking();
+    this.current?.stopTracking();
   }
 }

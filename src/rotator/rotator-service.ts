@@ -1,6 +1,7 @@
 import { openRotator, type OpenRotatorOptions } from './drivers/open-rotator.js';
 import { RotatorGarbled, RotatorSilent, type RotatorDriver, type RotatorPosition, type RotatorTimeouts } from './drivers/rotator-driver.js';
-import { planPass, PassTracker, type LookAt, type PassPlan } from './planner.js';
+import { planPass, PassTracker, type PassPlan, type TrackCommand } from './planner.js';
+import { NoPosition, passToTrack, type RotatorSky } from './pass-source.js';
 import { azFromWire, azToWire, checkGoto, gotoAzimuth, insideLimits, limitsOf } from './coordinates.js';
 import { restingRotatorRuntime, type RotatorPlanView, type RotatorRuntime } from './schemas.js';
 import type { RotatorSettings } from './settings.js';
@@ -28,14 +29,6 @@ const POLL_FAILURES_BEFORE_RELINK = 3;
 /** A change smaller than this between two read-backs is not motion (encoder noise). */
 const MOVING_EPS_DEG = 0.2;
 
-/** One satellite pass to follow: the planner's input, from the orbit engine. */
-export interface PassToTrack {
-  sat_id: string;
-  aos_ms: number;
-  los_ms: number;
-  look: LookAt;
-}
-
 /** The radio's pass-pinned session as the rotator follows it. */
 export interface FollowedSession {
   screen_state: string;
@@ -48,8 +41,8 @@ export interface RotatorServiceDeps {
   clock: Clock;
   store: JsonStore<typeof RotatorSettingsSchema>;
   serial: SerialDriver;
-  /** The satellite's current or next pass with a look-angle function; null when there is none. */
-  passFor(sat_id: string, at_ms: number, aos_ms?: number, los_ms?: number): PassToTrack | null;
+  /** The passes and look angles to track (the orbit engine). */
+  sky: RotatorSky;
   knows(sat_id: string): boolean;
   /** The radio's session (follow_radio_session); null when radio control is not loaded. */
   radioSession(): FollowedSession | null;
@@ -246,7 +239,17 @@ export class RotatorService {
   private async trackTick(pos: RotatorPosition | null): Promise<void> {
     const t = this.tracker;
     if (!t || !this.driver) return;
-    const cmd = t.tick(this.d.clock.now(), pos);
+    let cmd: TrackCommand | null;
+    try {
+      cmd = t.tick(this.d.clock.now(), pos);
+    } catch (err) {
+      if (!(err instanceof NoPosition)) throw err;
+      // No position, no stand-in: nothing more is commanded (the antenna stays on its last real target), and the operator is told.
+      this.endTracking();
+      this.rt = { ...this.rt, control_mode: 'idle', last_error: `tracking stopped: ${err.message}` };
+      log.warn(this.rt.last_error!);
+      return;
+    }
     if (cmd && cmd.phase !== 'done') await this.command(cmd.az_deg, cmd.el_deg);
     if (t.done) {
       const parked = this.settings().park_after_pass;
@@ -311,7 +314,7 @@ export class RotatorService {
     if (!this.d.knows(sat_id)) throw badRequest(`unknown satellite ${sat_id}`, { field: 'sat_id' }, 'unknown_satellite');
     if (!this.driver) throw notConnected();
     const now = this.d.clock.now();
-    const pass = this.d.passFor(sat_id, now, window?.aos_ms, window?.los_ms);
+    const pass = passToTrack(this.d.sky, sat_id, now, window);
     if (!pass) throw new AppError(409, 'no_pass', `${sat_id} has no pass in the pass table to track`, { sat_id });
     const s = this.settings();
     const limits = limitsOf(s);

@@ -73,7 +73,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
   const tracked = station.tracked();
   const ids = tracked.ids;
   const tracks = ids.length ? d.orbit.live(now, ids) : [];
-  const minEl = d.stores.passFilter.get().min_el_deg;
+  const minEl = d.settings.passFilter.get().min_el_deg;
   const passesOf = (sat_ids: string[], limit?: number) =>
     d.orbit.passes({ from_ms: now, hours: LITE_PASS_HOURS, min_max_el_deg: minEl, sat_ids, include_ongoing: true, limit });
   const passes = ids.length ? limitPasses(passesOf(ids)) : [];
@@ -104,11 +104,9 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
   const active = d.location.resolved();
   const gps = d.location.gpsStatus();
   const net = d.network.state();
-  const aprsSettings = d.stores.aprs.get();
-  const radio = d.radioStatus();
-  const aprs = d.aprsStatus();
-  const tz = d.stores.timezone.get().display_timezone;
-  const lite = d.stores.lite.get();
+  const { radio, aprs, rotator } = d;
+  const tz = d.settings.timezone.get().display_timezone;
+  const lite = d.settings.lite.get();
 
   let oldestEpoch = Infinity;
   const satellites = [];
@@ -138,11 +136,11 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
     network: { online: net.online, offline: net.offline, reason: net.reason },
     iss: { issTrack: iss.issTrack, state: iss.state, tracked: ids.includes(ISS_SAT_ID) },
     satellites,
-    radioControl: radioControlSummary(d.stores.radio.get().enabled, radio.runtime(), radio.session(), focusSatId),
-    aprs: aprsSummary(aprsSettings, aprs.runtime(aprsSettings), aprs.previewTarget(aprsSettings), station.identity(), focusSatId),
-    rotator: rotatorSummary(d.stores.rotator.get().enabled, d.rotatorRuntime(), focusSatId),
+    radioControl: radioControlSummary(radio.settings().enabled, radio.runtime(), radio.session(), focusSatId),
+    aprs: aprsSummary(aprs.settings(), aprs.runtime(), aprs.previewTarget(), station.identity(), focusSatId),
+    rotator: rotatorSummary(rotator.settings().enabled, rotator.runtime(), focusSatId),
     timezone: timezoneState(tz, now),
-    gpsSettings: d.stores.gps.get(),
+    gpsSettings: d.settings.gps.get(),
     liteSettings: { tracked_sat_ids: lite.tracked_sat_ids, setup_complete: lite.setup_complete },
     freshness: {
       generated_at: iso(now),

@@ -68,6 +68,3 @@ export class NetworkService {
     return { offline, online, interfaces: this.ifaces, reason };
   }
 }
-
-/** For code that holds the stores but not the service (the catalog refresh, the iGate). */
-export const isOffline = (stores: { network: JsonStore<typeof NetworkSchema> }): boolean => stores.network.get().offline;

@@ -1,14 +1,28 @@
 import type { CatalogProvider } from '../catalog/types.js';
 import type { OrbitService, PassEvent } from '../orbit/types.js';
 import type { Clock } from '../util/clock.js';
-import type { AprsStatusSource } from '../aprs/types.js';
+import type { StationIdentity } from '../ham/callsign.js';
+import type { AprsRuntime, AprsTarget } from '../aprs/types.js';
+import type { AprsSettings } from '../aprs/settings.js';
+import type { RadioRuntime, RadioStatusSource } from '../radio/types.js';
+import type { RadioSettings } from '../radio/settings.js';
+import type { RotatorRuntime } from '../rotator/schemas.js';
+import type { RotatorSettings } from '../rotator/settings.js';
+import type { HamlibRuntime } from '../hamlib/schemas.js';
+import type { HamlibSettings } from '../hamlib/settings.js';
 import type { LiteSettingsService } from './lite-settings-service.js';
 import type { LocationService } from './location-service.js';
 import type { NetworkService } from './network.js';
-import type { RadioStatusSource } from '../radio/types.js';
-import type { RotatorRuntime } from '../rotator/schemas.js';
-import type { HamlibRuntime } from '../hamlib/schemas.js';
-import type { Stores } from '../stores.js';
+import type { PassFilter } from './pass-filter.js';
+import type { IssDisplay, TimezoneSetting } from './display-settings.js';
+import type { DeveloperOverrides } from './developer-overrides.js';
+import type { LiteSettings } from './lite-settings.js';
+import type { GpsSettings } from './gps-settings.js';
+
+// What system state, the ISS state and the lite snapshot are composed from, each input no wider
+// than what they read: the station's own settings one resource at a time, and of every other area
+// only its settings, its runtime and what the screens show of it. The areas implement these as
+// they are (the composition root hands them over); the station never sees the settings files.
 
 /** The guidance model every route embeds (spec part 4 rule 10); GuidanceService implements it. */
 export interface GuidanceEmbedder {
@@ -20,21 +34,53 @@ export interface GuidanceEmbedder {
   ): { frequencyRecommendation: unknown; frequencyMatrix: unknown };
 }
 
-/** What system state, ISS state and the lite snapshot are composed from. */
+/** One settings resource, read whole (a JsonStore implements it). */
+export interface SettingsReader<T> {
+  get(): T;
+}
+
+/** The station's own settings: pass filter, displays, overrides, the lite tracked set, GPS. */
+export interface StationSettings {
+  passFilter: SettingsReader<PassFilter>;
+  issDisplay: SettingsReader<IssDisplay>;
+  timezone: SettingsReader<TimezoneSetting>;
+  developerOverrides: SettingsReader<DeveloperOverrides>;
+  lite: SettingsReader<LiteSettings>;
+  gps: SettingsReader<GpsSettings>;
+}
+
+/** An area as the screens show it: its settings and its runtime (the resting one while it is not loaded). */
+export interface AreaReadout<S, R> {
+  settings(): S;
+  runtime(): R;
+}
+
+/** Radio control (RadioArea): settings (public: the LAN password masked), runtime, the pass-pinned session. */
+export interface RadioReadout extends AreaReadout<RadioSettings, RadioRuntime>, RadioStatusSource {
+  publicSettings(): RadioSettings;
+}
+
+/** The APRS side (AprsService): settings, runtime, the target a send would use, and the station identity. */
+export interface AprsReadout extends AreaReadout<AprsSettings, AprsRuntime> {
+  publicSettings(): AprsSettings;
+  previewTarget(): AprsTarget;
+  identity(): StationIdentity;
+}
+
+export type RotatorReadout = AreaReadout<RotatorSettings, RotatorRuntime>;
+export type HamlibReadout = AreaReadout<HamlibSettings, HamlibRuntime>;
+
 export interface StationDeps {
   clock: Clock;
-  stores: Stores;
+  settings: StationSettings;
   catalog: CatalogProvider;
   orbit: OrbitService;
   guidance: GuidanceEmbedder;
   location: LocationService;
   network: NetworkService;
   liteSettings: LiteSettingsService;
-  /** Replaced by the radio and APRS services when they land (defaults until then). */
-  radioStatus: () => RadioStatusSource;
-  aprsStatus: () => AprsStatusSource;
-  /** The rotator's runtime (resting while it is not loaded). */
-  rotatorRuntime: () => RotatorRuntime;
-  /** The Hamlib servers' runtime (resting while they are not loaded). */
-  hamlibRuntime: () => HamlibRuntime;
+  radio: RadioReadout;
+  aprs: AprsReadout;
+  rotator: RotatorReadout;
+  hamlib: HamlibReadout;
 }

@@ -1,7 +1,7 @@
 import { ISS_SAT_ID } from '../catalog/types.js';
 import type { LiveSample, PassEvent } from '../orbit/types.js';
 import { currentOrNextWorkablePass, workablePasses } from '../orbit/workable-pass.js';
-import { stationIdentity, type StationIdentity } from '../ham/callsign.js';
+import type { StationIdentity } from '../ham/callsign.js';
 import { issState, type IssStateFlags } from './iss-state.js';
 import type { Tracked } from './lite-settings-service.js';
 import { passFilterSatIds } from './pass-filter.js';
@@ -18,27 +18,21 @@ export interface IssNow {
  * object on every change).
  */
 export class StationService {
-  private identityFor: { callsign: string; ssid: number; value: StationIdentity } | null = null;
-
   constructor(readonly deps: StationDeps) {}
 
   tracked(): Tracked {
     return this.deps.liteSettings.tracked();
   }
 
+  /** The station identity: the APRS side's callsign and SSID, computed there once. */
   identity(): StationIdentity {
-    const { callsign, ssid } = this.deps.stores.aprs.get();
-    const c = this.identityFor;
-    if (c && c.callsign === callsign && c.ssid === ssid) return c.value;
-    const value = stationIdentity(callsign, ssid);
-    this.identityFor = { callsign, ssid, value };
-    return value;
+    return this.deps.aprs.identity();
   }
 
   iss(now: number): IssNow {
     const d = this.deps;
     const issTrack = d.catalog.current().byId.has(ISS_SAT_ID) ? d.orbit.sample(ISS_SAT_ID, now) : null;
-    const state = issState(issTrack, d.stores.issDisplay.get(), d.stores.developerOverrides.get(), d.network.isOnline());
+    const state = issState(issTrack, d.settings.issDisplay.get(), d.settings.developerOverrides.get(), d.network.isOnline());
     return { issTrack, state };
   }
 
@@ -54,10 +48,10 @@ export class StationService {
   activeTarget(now: number): { sat_id: string; pass: PassEvent | null } | null {
     const d = this.deps;
     const byId = d.catalog.current().byId;
-    const filter = d.stores.passFilter.get();
+    const filter = d.settings.passFilter.get();
     const passOf = (sat_id: string) => currentOrNextWorkablePass(d.orbit, sat_id, now, filter.min_el_deg);
-    const o = d.stores.developerOverrides.get();
-    const pinned = o.enabled && o.force_sat_id && byId.has(o.force_sat_id) ? o.force_sat_id : d.radioStatus().session().selected_sat_id;
+    const o = d.settings.developerOverrides.get();
+    const pinned = o.enabled && o.force_sat_id && byId.has(o.force_sat_id) ? o.force_sat_id : d.radio.session().selected_sat_id;
     if (pinned && byId.has(pinned)) return { sat_id: pinned, pass: passOf(pinned) };
     const candidates = (passFilterSatIds(filter, ISS_SAT_ID) ?? this.tracked().ids).filter((id) => byId.has(id));
     // One table scan for all candidates, sorted by AOS: the passes under way come first (at most

@@ -19,33 +19,31 @@ export function buildSystemState(station: StationService) {
   const guidance = target
     ? d.guidance.embed(target.sat_id, now, pass)
     : { frequencyRecommendation: null, frequencyMatrix: null };
-  const aprsSettings = d.stores.aprs.get();
-  const radio = d.radioStatus();
-  const aprs = d.aprsStatus();
+  const { radio, aprs, rotator, hamlib } = d;
   const identity = station.identity();
   return {
     timestamp: iso(now),
     location: { source: loc.source, lat: loc.lat, lon: loc.lon, alt_m: loc.alt_m, locator: locatorOf(loc) },
     settings: {
-      iss_display_mode: d.stores.issDisplay.get().iss_display_mode,
-      display_timezone: d.stores.timezone.get().display_timezone,
-      pass_profile: d.stores.passFilter.get().pass_profile,
+      iss_display_mode: d.settings.issDisplay.get().iss_display_mode,
+      display_timezone: d.settings.timezone.get().display_timezone,
+      pass_profile: d.settings.passFilter.get().pass_profile,
     },
     iss: issNow.state,
     activeTrack,
     activePass: pass ? { sat_id: pass.sat_id, aos: pass.aos, tca: pass.tca, los: pass.los, max_el_deg: pass.max_el_deg } : null,
     frequencyRecommendation: guidance.frequencyRecommendation,
     frequencyMatrix: guidance.frequencyMatrix,
-    radioSettings: d.stores.radio.publicView(),
+    radioSettings: radio.publicSettings(),
     radioRuntime: radio.runtime(),
     radioControlSession: radio.session(),
-    aprsSettings: d.stores.aprs.publicView(),
-    aprsRuntime: aprs.runtime(aprsSettings),
-    aprsPreviewTarget: aprs.previewTarget(aprsSettings),
-    rotatorSettings: d.stores.rotator.get(),
-    rotatorRuntime: d.rotatorRuntime(),
-    hamlibSettings: d.stores.hamlib.get(),
-    hamlibRuntime: d.hamlibRuntime(),
+    aprsSettings: aprs.publicSettings(),
+    aprsRuntime: aprs.runtime(),
+    aprsPreviewTarget: aprs.previewTarget(),
+    rotatorSettings: rotator.settings(),
+    rotatorRuntime: rotator.runtime(),
+    hamlibSettings: hamlib.settings(),
+    hamlibRuntime: hamlib.runtime(),
     stationIdentity: { valid: identity.valid, callsign: identity.callsign, ...(identity.reason ? { reason: identity.reason } : {}) },
     bodies: bodiesAt(now, loc.lat, loc.lon, loc.alt_m),
   };

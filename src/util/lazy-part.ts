@@ -22,6 +22,11 @@ export class LazyPart<T> {
     return this.value;
   }
 
+  /** Whether the part was asked for: loaded, or its load under way. */
+  get asked(): boolean {
+    return this.pending !== null;
+  }
+
   /** Loads the part once (concurrent callers share the load); a failed load is tried again next time. */
   get(): Promise<T> {
     this.pending ??= this.make().then(

@@ -29,7 +29,7 @@ describe('logbook push to Cloudlog', () => {
   const dataDir = tmpDataDir();
   const items = async () => (await s.get('/api/v1/logbook')).body.items as Array<{ id: string; call: string; push_state: string; push_error: string | null }>;
   const byCall = async (call: string) => (await items()).find((q) => q.call === call)!;
-  const queue = async () => (await s.app.services.logbook.get()).queue;
+  const queue = async () => (await s.app.services.logbook.engine()).queue;
   const logQso = async (call: string, minute: number) => {
     const r = await s.post('/api/v1/logbook/qso', { call, sat_id: 'iss', time_on: `2026-08-22T11:${String(minute).padStart(2, '0')}:00Z` });
     assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { callsignProblem, stationIdentity } from '../../src/ham/callsign.js';
+import { callsignProblem, identityOf, stationIdentity } from '../../src/ham/callsign.js';
 
 describe('station identity: callsign and SSID rules', () => {
   const good = ['W1AW', 'K1ABC', 'N2XYZ', 'KA1ABC', 'AA7BQ', 'DL1ABC', 'G4ABC', 'M0ABC', '2E0ABC', '9A1AA', '4X4AB', 'VK2XYZ', 'JA1ABC', 'VE3ABC', 'F5ABC', 'PA3ABC', 'OH2BH', 'ZL1AB', 'LU1AA', 'EA4A', 'I2ABC', 'SP5ABC', '3D2AB', 'A61AB', 'w1aw'];
@@ -48,5 +48,15 @@ describe('station identity: callsign and SSID rules', () => {
     assert.equal(id.valid, false);
     assert.equal(id.callsign, 'N0CALL-9');
     assert.match(id.reason!, /placeholder/);
+  });
+
+  it('identityOf computes the identity of a settings object once; changed settings are a new object, computed again', () => {
+    const saved = { callsign: 'dl1abc', ssid: 7, other: 'kept' };
+    const id = identityOf(saved);
+    assert.deepEqual(id, stationIdentity('dl1abc', 7));
+    assert.equal(identityOf(saved), id, 'the same settings give the very same identity');
+    const changed = { ...saved, ssid: 16 };
+    assert.equal(identityOf(changed).valid, false);
+    assert.match(identityOf(changed).reason!, /SSID/);
   });
 });

@@ -118,6 +118,13 @@ describe('GET /api/v1/system/state', () => {
     assert.equal(b.stationIdentity.callsign, 'N0CALL');
   });
 
+  it('the station and the APRS side read one identity, computed once (not each their own)', async () => {
+    await s.app.services.stores.aprs.update({ callsign: 'g4abc', ssid: 3 });
+    const { station, aprs } = s.app.services;
+    assert.equal(station.identity(), aprs.identity());
+    assert.deepEqual(aprs.identity(), { valid: true, callsign: 'G4ABC-3' });
+  });
+
   it('location changes move the bodies and the resolved location', async () => {
     const before = (await s.get('/api/v1/system/state')).body;
     await s.post('/api/v1/location', { add_profile: { id: 'syd', name: 'Sydney', point: { lat: -33.8688, lon: 151.2093, alt_m: 58 } }, selected_profile_id: 'syd' });

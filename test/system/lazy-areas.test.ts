@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { EnabledArea } from '../../src/util/enabled-area.js';
 
 // Radio control, the LAN transport and the APRS station load when first enabled or used, not at
 // boot (issue 24, src/util/lazy-part.ts). Until then every read answers what a loaded but idle
@@ -28,6 +29,14 @@ describe('areas not enabled are not loaded', () => {
     assert.equal(s.app.lanLoaded, false, 'the LAN transport loaded');
     assert.equal(s.app.services.rotator.loaded, false, 'the rotator loaded by a read');
     assert.equal(s.app.services.hamlib.loaded, false, 'the Hamlib servers loaded by a read');
+  });
+
+  it('radio, rotator, Hamlib and logbook are each one EnabledArea (one mechanism, not four copies of it)', () => {
+    const { radio, rotator, hamlib, logbook } = s.app.services;
+    for (const area of [radio, rotator, hamlib, logbook]) {
+      assert.ok(area instanceof EnabledArea, `${area.name} does not load through EnabledArea`);
+      assert.equal(area.loaded, false, `${area.name} loaded at boot`);
+    }
   });
 
   it('a connect refused because radio control is off loads nothing', async () => {

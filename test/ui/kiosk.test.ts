@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it, mock } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { defaultRadioSession, defaultRadioStatus, type RadioSession } from '../../src/radio/types.js';
+import { defaultRadioSession, type RadioSession } from '../../src/radio/types.js';
 import type { FixedClock } from '../../src/util/clock.js';
 import { browserSkipReason, horizontalOverflow, launch, openPage, screenshot, startUiServer, type PageProblems } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
@@ -91,7 +91,7 @@ describe('/kiosk-rotator', { skip }, () => {
   });
   afterEach(async () => {
     await overrides({ enabled: false, force_scene: null, force_sat_id: null, simulate_pass_phase: null, force_iss_video_eligible: null, force_iss_stream_healthy: null, show_debug_badge: false });
-    s.app.services.radioStatus = defaultRadioStatus;
+    mock.restoreAll(); // the radio's own (resting) session again
   });
   after(async () => {
     await browser?.close();
@@ -127,7 +127,7 @@ describe('/kiosk-rotator', { skip }, () => {
       ...{ selected_sat_id: 'iss', sat_name: 'ISS (ZARYA)', pass_aos: p.aos, pass_los: p.los, max_el_deg: p.max_el_deg },
       ...{ screen_state: 'armed', control_state: 'armed_waiting_aos', is_eligible: true },
     };
-    s.app.services.radioStatus = { runtime: defaultRadioStatus.runtime, session: () => session };
+    mock.method(s.app.services.radio, 'session', () => session); // a pinned session without a rig
     await page.clock.runFor(20_000); // system state (10 s poll) has the session before this dwell ends
     assert.equal(await sceneOf(page), 'iss');
     await shoot(page, 'iss');

@@ -20,7 +20,7 @@ const LogbookStatusSchema = v.object({
 
 export function logbookRoutes(s: Services): RouteDef[] {
   const base = '/api/v1/logbook';
-  const book = () => s.logbook.get();
+  const book = () => s.logbook.engine();
   return [
     route({
       method: 'POST',
