@@ -4,7 +4,8 @@ import { sessionStatusText } from '../../ui/components/radio/session-status.js';
 import { CONTROL_STATES, SCREEN_STATES } from '../../src/radio/types.js';
 
 // The /radio session chip: screen_state and control_state in one text that never says a word
-// twice ("released released", "test test applied" were what a new operator saw).
+// twice ("released released", "test test applied" were what a new operator saw), and leaves the
+// rig's connection to the page header (issue 33: "idle · rig not connected" said it again).
 
 describe('session status text', () => {
   it('never repeats a word, for every pair of states', () => {
@@ -14,6 +15,7 @@ describe('session status text', () => {
         const words: string[] = t.toLowerCase().match(/[a-z]+/g) ?? [];
         assert.equal(new Set(words).size, words.length, `${screen}/${control}: "${t}"`);
         assert.ok(words.includes(screen), `${screen}/${control}: "${t}" names the screen state`);
+        assert.doesNotMatch(t, /connected/, `${screen}/${control}: "${t}" leaves the rig's connection to the header`);
       }
     }
   });
@@ -23,7 +25,8 @@ describe('session status text', () => {
     assert.equal(sessionStatusText('released', 'released'), 'released');
     assert.equal(sessionStatusText('armed', 'armed_waiting_aos'), 'armed, waiting for AOS');
     assert.equal(sessionStatusText('active', 'tracking_active'), 'tracking active');
-    assert.equal(sessionStatusText('idle', 'connected_idle'), 'idle · rig connected');
+    assert.equal(sessionStatusText('idle', 'connected_idle'), 'idle');
+    assert.equal(sessionStatusText('idle', 'not_connected'), 'idle');
     assert.equal(sessionStatusText('completed', 'ended'), 'completed · ended');
   });
 });

@@ -16,6 +16,7 @@ import type { UpcomingPass } from '../components/radio/PassList';
 import { RotatorPanel, type TrackChoice } from '../components/rotator/RotatorPanel';
 import { useRotator } from '../components/rotator/useRotator';
 import { RecentPanel } from '../components/logbook/RecentPanel';
+import { useTrackedSet } from '../components/SatSearch';
 import './radio.css';
 
 // The rig: what it reads back, the pass-pinned session, apply/auto-track for a satellite,
@@ -25,14 +26,19 @@ import './radio.css';
 // state, /api/v1/rotator/state): the operator works the rig and points the antennas together.
 // Log QSO and the recent QSOs sit beside the readback: a QSO is logged where the rig is read.
 
-/** Passes to pick a session or a satellite from: the next hours, with guidance, worth working. */
-const PASSES_URL = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true&limit=300';
+/**
+ * Passes to pick a session or a satellite from: the next hours, with guidance, worth working. The
+ * whole catalogue (not the pass filter's choice): the tracked set is listed first, any other
+ * satellite is found by a search.
+ */
+const PASSES_URL = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true&include_all_sats=true&limit=300';
 
 function Page() {
   const r = useRadio();
   const rot = useRotator();
   const now = useNow();
   const passes = usePoll<{ items: UpcomingPass[] }>(PASSES_URL, 120_000);
+  const tracked = useTrackedSet();
   const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
   const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
   const guided = (passes.data?.items ?? []).filter((p) => p.frequencyRecommendation);
@@ -58,10 +64,15 @@ function Page() {
             <span data-connection>{rt.connected ? 'connected' : 'not connected'}</span>
             {s.settings.transport === 'wifi' && <span data-connection-transport> · Wi-Fi</span>}
           </StatusBadge>
-          {/* An external holder is named here: the operator must see which program retunes the rig. */}
-          <span class="radio-holder" data-control-holder={rt.control_mode}>
-            <StatusBadge tone={rt.control_mode === 'idle' ? 'idle' : 'warn'}>{controlWords(rt)}</StatusBadge>
-          </span>
+          {/* Who holds the rig, named here (an external program retunes it); nobody: nothing to say. */}
+          {rt.control_mode !== 'idle' && (
+            <span class="radio-holder" data-control-holder={rt.control_mode}>
+              <StatusBadge tone="warn">
+                {controlWords(rt)}
+                {rt.active_sat_id && ` · ${choices.get(rt.active_sat_id)?.name ?? rt.active_sat_id}`}
+              </StatusBadge>
+            </span>
+          )}
         </div>
       }
     >
@@ -76,14 +87,22 @@ function Page() {
           {s.runtime.capabilities.radio}: NOT VALIDATED on a real radio. Watch the rig.
         </div>
       )}
-      <div class="grid radio-grid" data-session-screen={session.screen_state}>
-        <ReadbackPanel r={r} now={now} />
-        <RecentPanel session={session} now={now} />
-        <RotatorPanel r={rot} choices={[...choices.values()]} preferred={session.selected_sat_id} now={now} zone={zone} />
-        <SessionPanel r={r} passes={guided} now={now} zone={zone} />
-        <TrackPanel r={r} passes={guided} now={now} />
-        <WritePanel r={r} />
-        <ConnectionPanel r={r} />
+      {/* Three columns on a wide screen, each a stack (no row leaves a gap under a short panel);
+          one column on a narrow one, in the same order. */}
+      <div class="radio-cols" data-session-screen={session.screen_state}>
+        <div class="radio-col">
+          <ReadbackPanel r={r} now={now} />
+          <RecentPanel session={session} now={now} />
+          <RotatorPanel r={rot} choices={[...choices.values()]} preferred={session.selected_sat_id} now={now} zone={zone} />
+        </div>
+        <div class="radio-col">
+          <SessionPanel r={r} passes={guided} tracked={tracked} now={now} zone={zone} />
+        </div>
+        <div class="radio-col">
+          <TrackPanel r={r} passes={guided} tracked={tracked} now={now} />
+          <WritePanel r={r} />
+          <ConnectionPanel r={r} />
+        </div>
       </div>
     </Shell>
   );

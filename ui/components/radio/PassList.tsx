@@ -1,5 +1,8 @@
 import { clock, countdown, type Zone } from '../../lib/time';
 import { isReceiveOnly, listenText } from '../../lib/guidance';
+import { useState } from 'preact/hooks';
+import { byTracked, satMatches } from '../../lib/tracked';
+import { SatSearch } from '../SatSearch';
 import { rigMhz } from './useRadio';
 
 /** An upcoming pass as /api/v1/passes lists it (the fields the radio page uses). */
@@ -33,14 +36,62 @@ export function pairText(rec: PassPair): string {
 /** Passes shown to pick from: the next ones; the rest are further away than a session needs. */
 const SHOWN = 8;
 
-/** Upcoming passes with frequency guidance as big buttons (the whole pair: a session works both legs): the pass to pin a session to. */
-export function PassList(props: { passes: UpcomingPass[]; now: number; zone: Zone; selected: { sat_id: string | null; aos: string | null }; disabled: boolean; onPick(p: UpcomingPass): void }) {
-  const { now, zone } = props;
-  const upcoming = props.passes.filter((p) => Date.parse(p.los) > now).slice(0, SHOWN);
-  if (upcoming.length === 0) return <p class="muted">No upcoming pass with frequency guidance in the next hours.</p>;
+interface ListProps {
+  passes: UpcomingPass[];
+  /** The tracked set (listed first, the rest behind a search); null until known: every pass listed. */
+  tracked: ReadonlySet<string> | null;
+  now: number;
+  zone: Zone;
+  selected: { sat_id: string | null; aos: string | null };
+  disabled: boolean;
+  onPick(p: UpcomingPass): void;
+}
+
+/**
+ * Upcoming passes with frequency guidance as big buttons (the whole pair: a session works both
+ * legs): the pass to pin a session to. The tracked satellites' passes are listed; the other
+ * satellites' are found by name.
+ */
+export function PassList(props: ListProps) {
+  const [query, setQuery] = useState('');
+  const { now } = props;
+  const upcoming = props.passes.filter((p) => Date.parse(p.los) > now);
+  const split = props.tracked ? byTracked(upcoming, props.tracked) : { tracked: upcoming, others: [] };
+  const found = split.others.filter((p) => satMatches(p, query));
+  const otherSats = new Set(split.others.map((p) => p.sat_id)).size;
   return (
-    <ul class="radio-passes" aria-label="Upcoming passes">
-      {upcoming.map((p) => {
+    <>
+      {split.tracked.length > 0 ? (
+        <Passes {...props} list={split.tracked} label="Upcoming passes of the tracked satellites" />
+      ) : (
+        <p class="muted" data-no-tracked-pass>
+          {props.tracked ? (
+            <>
+              No pass of a <a href="/lite/settings">tracked satellite</a> with frequency guidance in the next hours.
+            </>
+          ) : (
+            'No upcoming pass with frequency guidance in the next hours.'
+          )}
+        </p>
+      )}
+      {otherSats > 0 && <SatSearch id="pass-search" label="Other satellites" count={otherSats} query={query} onQuery={setQuery} />}
+      {query.trim() !== '' &&
+        (found.length > 0 ? (
+          <Passes {...props} list={found} label="Passes found" />
+        ) : (
+          <p class="muted" data-no-match>
+            No other satellite with a pass soon matches “{query.trim()}”.
+          </p>
+        ))}
+    </>
+  );
+}
+
+function Passes(props: ListProps & { list: UpcomingPass[]; label: string }) {
+  const { now, zone } = props;
+  return (
+    <ul class="radio-passes" aria-label={props.label}>
+      {props.list.slice(0, SHOWN).map((p) => {
         const aos = Date.parse(p.aos);
         const on = props.selected.sat_id === p.sat_id && props.selected.aos !== null && Math.abs(Date.parse(props.selected.aos) - aos) < 1000;
         const when = now < aos ? `in ${countdown(aos - now)}` : 'now';

@@ -1,4 +1,3 @@
-import { controlWords } from '../../lib/summaries';
 import { age } from '../../lib/time';
 import { OutcomeLine, rigMhz, STATE_POLL_MS, type Radio } from './useRadio';
 
@@ -24,7 +23,8 @@ function Vfo(props: { name: 'A' | 'B'; hz: number | null; mode: string | null; s
 
 /**
  * The rig at a glance: both VFOs (absolute A and B) as it last read them back, split, scope,
- * the age of that read; connect or disconnect and "Read rig now" right beside them.
+ * the age of that read; connect or disconnect and "Read rig now" right beside them. Who holds
+ * the rig is the page header's to say (once).
  */
 export function ReadbackPanel({ r, now }: { r: Radio; now: number }) {
   const s = r.state!;
@@ -48,12 +48,6 @@ export function ReadbackPanel({ r, now }: { r: Radio; now: number }) {
         <dd data-split>{flag(rt.raw_state.split_enabled)}</dd>
         <dt>Scope</dt>
         <dd data-scope>{flag(rt.raw_state.scope_enabled)}</dd>
-        <dt>Control</dt>
-        {/* An external holder's name takes the rest of its row, so its address never breaks mid-number. */}
-        <dd data-control-mode class={rt.control_mode === 'external' ? 'warn radio-holder' : undefined}>
-          {controlWords(rt)}
-          {rt.active_sat_id && ` · ${rt.active_sat_id}`}
-        </dd>
         <dt>Read</dt>
         <dd class={`num${stale ? ' bad' : ''}`} data-last-poll>
           {polledAgo === null ? 'never' : `${age(polledAgo)} ago`}

@@ -50,7 +50,7 @@ function PassClock(props: { aos: number; los: number; now: number }) {
  * put back as it was), arm or start tracking, stop, clear. Each button is enabled
  * only where the server allows it; a line says why the others are not.
  */
-export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: UpcomingPass[]; now: number; zone: Zone }) {
+export function SessionPanel({ r, passes, tracked, now, zone }: { r: Radio; passes: UpcomingPass[]; tracked: ReadonlySet<string> | null; now: number; zone: Zone }) {
   const s = r.state!.session;
   const connected = r.state!.runtime.connected;
   const selected = s.selected_sat_id !== null;
@@ -87,14 +87,18 @@ export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: Upcom
   return (
     <section class="panel radio-session" aria-labelledby="rs" data-screen={s.screen_state}>
       <h2 id="rs">Pass session</h2>
-      <p class="row">
-        <StatusBadge tone={TONE[s.screen_state]}>
-          <span data-session-status data-screen-state={s.screen_state} data-control-state={s.control_state}>
-            {sessionStatusText(s.screen_state, s.control_state)}
-          </span>
-        </StatusBadge>
-        {selected && <StatusBadge tone={s.is_eligible ? 'ok' : 'bad'}>{s.is_eligible ? 'eligible' : 'not eligible'}</StatusBadge>}
-      </p>
+      {/* Nothing pinned and idle: the hint below says so; the rig's connection is the header's to say. */}
+      {(selected || s.screen_state !== 'idle') && (
+        <p class="row">
+          <StatusBadge tone={TONE[s.screen_state]}>
+            <span data-session-status data-screen-state={s.screen_state} data-control-state={s.control_state}>
+              {sessionStatusText(s.screen_state, s.control_state)}
+            </span>
+          </StatusBadge>
+          {/* Not eligible: the reason's line says it. */}
+          {selected && s.is_eligible && <StatusBadge tone="ok">eligible</StatusBadge>}
+        </p>
+      )}
       {selected && (
         <div class="radio-pinned">
           <p>
@@ -158,7 +162,7 @@ export function SessionPanel({ r, passes, now, zone }: { r: Radio; passes: Upcom
       <details open={!selected || s.screen_state === 'completed' || s.screen_state === 'released'}>
         <summary>{selected ? 'Pick another pass' : 'Upcoming passes'}</summary>
         {holding && <p class="muted">Stop the session to pick another pass.</p>}
-        <PassList passes={passes} now={now} zone={zone} selected={{ sat_id: s.selected_sat_id, aos: s.pass_aos }} disabled={busy || holding} onPick={select} />
+        <PassList passes={passes} tracked={tracked} now={now} zone={zone} selected={{ sat_id: s.selected_sat_id, aos: s.pass_aos }} disabled={busy || holding} onPick={select} />
       </details>
     </section>
   );

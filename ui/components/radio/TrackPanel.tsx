@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { age } from '../../lib/time';
+import { satMatches } from '../../lib/tracked';
+import { SatSearch } from '../SatSearch';
 import type { UpcomingPass } from './PassList';
 import { OutcomeLine, rigMhz, type Radio } from './useRadio';
 
@@ -20,13 +22,14 @@ const restoredText = (a: { restored: boolean }) =>
 /**
  * One satellite's shared recommendation on the rig now (Apply), or kept there as Doppler moves
  * (Auto-track, with knob-follow on linear transponders). Satellites: those with guidance and a
- * pass in the next hours. The one shown is the pass session's while a satellite is pinned (and
- * only that one while the session holds the rig), else the one on the rig, else the next pass;
- * the operator's own pick lasts until another satellite is pinned. Apply and auto-track open
- * the squelch, turn the scope on and set split: the note says so before the first one, and
- * "Restore the rig as it was" puts back what the server snapshotted before it.
+ * pass in the next hours, the tracked set's offered and the others found by a search (typing
+ * narrows the list to the matches). The one shown is the pass session's while a satellite is
+ * pinned (and only that one while the session holds the rig), else the one on the rig, else the
+ * next pass; the operator's own pick lasts until another satellite is pinned. Apply and
+ * auto-track open the squelch, turn the scope on and set split: the note says so before the
+ * first one, and "Restore the rig as it was" puts back what the server snapshotted before it.
  */
-export function TrackPanel({ r, passes, now }: { r: Radio; passes: UpcomingPass[]; now: number }) {
+export function TrackPanel({ r, passes, tracked, now }: { r: Radio; passes: UpcomingPass[]; tracked: ReadonlySet<string> | null; now: number }) {
   const s = r.state!;
   const rt = s.runtime;
   const at = rt.auto_track;
@@ -35,30 +38,43 @@ export function TrackPanel({ r, passes, now }: { r: Radio; passes: UpcomingPass[
   if (pinned) sats.set(pinned, s.session.sat_name ?? pinned);
   if (at) sats.set(at.sat_id, at.sat_id);
   if (rt.active_sat_id) sats.set(rt.active_sat_id, rt.active_sat_id);
+  // The ones the rig or the session works now are offered whatever the tracked set.
+  const working = new Set(sats.keys());
   for (const p of passes) sats.set(p.sat_id, p.name);
   // The pick belongs to the pinning it was made under: pinning another satellite overrides it.
   const [pick, setPick] = useState<{ sat_id: string; pinned: string | null } | null>(null);
   const [modes, setModes] = useState<boolean | null>(null);
+  const [query, setQuery] = useState('');
+  // A satellite found by a search stays offered once picked, after the search is cleared.
+  if (pick) working.add(pick.sat_id);
+  const all = [...sats].map(([sat_id, name]) => ({ sat_id, name }));
+  const offered = tracked ? all.filter((x) => working.has(x.sat_id) || tracked.has(x.sat_id)) : all;
+  const others = all.length - offered.length;
+  const searching = query.trim() !== '';
+  const shown = searching ? all.filter((x) => satMatches(x, query)) : offered;
   const sessionHolds = s.session.active;
-  const picked = pick && pick.pinned === pinned && sats.has(pick.sat_id) ? pick.sat_id : null;
-  const id = sessionHolds && pinned ? pinned : (picked ?? sats.keys().next().value ?? '');
+  const picked = pick && pick.pinned === pinned && shown.some((x) => x.sat_id === pick.sat_id) ? pick.sat_id : null;
+  const id = sessionHolds && pinned ? pinned : (picked ?? shown[0]?.sat_id ?? '');
   const withModes = modes ?? s.settings.default_apply_mode_and_tone;
   const busy = r.busy !== null;
   const off = !rt.connected || busy || sessionHolds || !id;
+  const empty = searching ? `no match for “${query.trim()}”` : tracked ? 'no tracked satellite soon' : 'no guided pass soon';
   return (
-    <section class="panel" aria-labelledby="rt">
+    <section class="panel radio-track" aria-labelledby="rt">
       <h2 id="rt">Satellite</h2>
       <div class="row">
         <label for="track-sat">Satellite</label>
-        <select id="track-sat" value={id} onChange={(e) => setPick({ sat_id: (e.target as HTMLSelectElement).value, pinned })} disabled={sats.size === 0 || sessionHolds}>
-          {sats.size === 0 && <option value="">no guided pass soon</option>}
-          {[...sats].map(([sid, name]) => (
-            <option key={sid} value={sid}>
-              {name}
+        <select id="track-sat" value={id} onChange={(e) => setPick({ sat_id: (e.target as HTMLSelectElement).value, pinned })} disabled={shown.length === 0 || sessionHolds}>
+          {shown.length === 0 && <option value="">{empty}</option>}
+          {sessionHolds && pinned && !shown.some((x) => x.sat_id === pinned) && <option value={pinned}>{sats.get(pinned)}</option>}
+          {shown.map((x) => (
+            <option key={x.sat_id} value={x.sat_id}>
+              {x.name}
             </option>
           ))}
         </select>
       </div>
+      {(others > 0 || searching) && <SatSearch id="track-search" label="Other satellites" count={others} query={query} onQuery={setQuery} disabled={sessionHolds} />}
       <label class="radio-check">
         <input type="checkbox" checked={withModes} onChange={(e) => setModes((e.target as HTMLInputElement).checked)} /> Set modes and tone on Apply
       </label>

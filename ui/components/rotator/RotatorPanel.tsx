@@ -149,13 +149,18 @@ export function RotatorPanel({ r, choices, preferred, now, zone }: { r: Rotator;
     <section class="panel rot" aria-labelledby="rot-h" data-rotator data-rotator-mode={rt.control_mode}>
       <div class="row rot-head">
         <h2 id="rot-h">Rotator</h2>
-        <StatusBadge tone={rt.last_error ? 'bad' : rt.connected ? 'ok' : 'idle'}>
-          <span data-rotator-connection>{!s.settings.enabled ? 'disabled' : rt.connected ? 'connected' : 'not connected'}</span>
-        </StatusBadge>
-        <StatusBadge tone={rt.control_mode === 'stopped' ? 'warn' : rt.control_mode === 'idle' ? 'idle' : 'ok'}>
-          <span data-rotator-mode-word>{words(rt.control_mode)}</span>
-          {rt.moving ? ' · moving' : ''}
-        </StatusBadge>
+        {/* Off: the line below says so. Idle and still: nothing to say. */}
+        {s.settings.enabled && (
+          <StatusBadge tone={rt.last_error ? 'bad' : rt.connected ? 'ok' : 'idle'}>
+            <span data-rotator-connection>{rt.connected ? 'connected' : 'not connected'}</span>
+          </StatusBadge>
+        )}
+        {(rt.control_mode !== 'idle' || rt.moving) && (
+          <StatusBadge tone={rt.control_mode === 'stopped' ? 'warn' : 'ok'}>
+            <span data-rotator-mode-word>{words(rt.control_mode)}</span>
+            {rt.moving ? ' · moving' : ''}
+          </StatusBadge>
+        )}
       </div>
       {stop}
       <OutcomeLine o={r.outcome.stop} name="stop" />
