@@ -48,3 +48,12 @@ export const qInt = (min: number, max: number) =>
     v.minValue(min, `must be at least ${min}`),
     v.maxValue(max, `must be at most ${max}`),
   );
+
+/** Comma-separated sat_ids, each once (repeats dropped), at most `max`. */
+export const qSatIds = (max: number) =>
+  v.pipe(
+    v.string(onceAnd('must be comma-separated sat_ids')),
+    v.regex(/^[a-z0-9][a-z0-9-]{0,31}(,[a-z0-9][a-z0-9-]{0,31})*$/, 'must be comma-separated sat_ids'),
+    v.transform((s) => [...new Set(s.split(','))]),
+    v.maxLength(max, `at most ${max} sat_ids`),
+  );

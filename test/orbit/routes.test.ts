@@ -129,6 +129,26 @@ test('GET /api/v1/passes honours the pass filter profile unless include_all_sats
   }
 });
 
+test('GET /api/v1/passes?sat_ids lists those satellites whatever the pass filter (the station view\'s tracked set)', async () => {
+  const store = srv.app.services.stores.passFilter;
+  try {
+    await store.set({ pass_profile: 'IssOnly', favorites: [], min_el_deg: 5 });
+    const two = await srv.get('/api/v1/passes?hours=48&sat_ids=so-50,ao-91,so-50');
+    assert.equal(two.status, 200, JSON.stringify(two.body));
+    assert.deepEqual([...new Set(two.body.items.map((x: { sat_id: string }) => x.sat_id))].sort(), ['ao-91', 'so-50']);
+    const again = await srv.get('/api/v1/passes?hours=48&sat_ids=iss');
+    assert.ok(again.body.count > 0 && again.body.items.every((x: { sat_id: string }) => x.sat_id === 'iss'), 'another set is another answer');
+    for (const bad of ['SO-50', 'so-50,,iss', ',', Array.from({ length: 65 }, (_, i) => `s${i}`).join(',')]) {
+      const r = await srv.get(`/api/v1/passes?sat_ids=${encodeURIComponent(bad)}`);
+      assert.equal(r.status, 400, bad);
+      assert.equal(r.body.error.code, 'validation_failed');
+      assert.match(JSON.stringify(r.body.error), /sat_ids/);
+    }
+  } finally {
+    await store.set({ pass_profile: 'All', favorites: [], min_el_deg: 5 });
+  }
+});
+
 test('GET /api/v1/passes?include_ongoing: the pass under way comes first with its true AOS', async () => {
   const clock = srv.clock as FixedClock;
   const iss = (await srv.get('/api/v1/passes?hours=24&include_all_sats=true')).body.items.filter((x: { sat_id: string }) => x.sat_id === 'iss');

@@ -79,7 +79,7 @@ describe('station view', { skip }, () => {
     await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'IssOnly' });
     const { context, page, problems } = await open(env.browser, env.s);
     assert.deepEqual([...new Set(await rowIds(page))], ['iss'], 'the pass filter applies');
-    await page.locator('[data-all]').check();
+    await page.locator('[data-scope-choice] label', { hasText: 'All satellites' }).click();
     assert.ok(new Set((await showsApi(page, env.s, '&include_all_sats=true')).map((p) => p.sat_id)).size > 1);
     await page.locator('[data-min-el]').selectOption('30');
     const high = await showsApi(page, env.s, '&include_all_sats=true&min_max_el=30');
@@ -135,26 +135,50 @@ describe('station view', { skip }, () => {
     await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All', favorites: [] });
   });
 
-  it("says what the list covers, and 'All satellites' widens the pass filter's choice to the whole catalog", async () => {
-    const { context, page } = await open(env.browser, env.s, 1280, 800);
-    const box = page.locator('[data-all]');
-    // Pass filter "All": the list is the whole catalog already, and the box says so rather than doing nothing.
-    await page.locator('[data-scope]', { hasText: 'whole catalog' }).waitFor();
-    assert.equal(await box.isChecked(), true);
-    assert.equal(await box.isDisabled(), true);
-    await context.close();
+  it('offers the tracked set, the pass filter\'s choice and all satellites as one choice on screen, remembered per device', async () => {
     await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'Favorites', favorites: ['iss', 'so-50'] });
-    const o = await open(env.browser, env.s, 1280, 800);
-    await o.page.locator('[data-scope]', { hasText: 'pass filter: 2 favorites' }).waitFor();
-    assert.deepEqual([...new Set(await rowIds(o.page))].sort(), ['iss', 'so-50']);
-    assert.equal(await o.page.locator('[data-all]').isChecked(), false);
-    await o.page.locator('[data-all]').check();
-    await o.page.locator('[data-scope]', { hasText: 'whole catalog' }).waitFor();
-    await showsApi(o.page, env.s, '&include_all_sats=true');
-    assert.ok(new Set(await rowIds(o.page)).size > 2);
-    await screenshot(o.page, 'home-all-satellites-1280x800');
-    await o.context.close();
+    const set = await env.s.post('/api/v1/settings/lite', { tracked_sat_ids: ['ao-91', 'rs-44'], setup_complete: true });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const choice = (page: Page, label: string) => page.locator('[data-scope-choice] label', { hasText: label });
+    for (const vp of VIEWPORTS) {
+      const { context, page, problems } = await open(env.browser, env.s, vp.width, vp.height);
+      // The pass filter's choice by default, said on the choice itself: no greyed box, no hover title.
+      await page.locator('[data-scope-option="filter"]:checked').waitFor({ state: 'attached' });
+      assert.deepEqual([...new Set(await rowIds(page))].sort(), ['iss', 'so-50']);
+      const labels = await page.locator('[data-scope-choice] label').allInnerTexts();
+      assert.deepEqual(labels.map((l) => l.trim()), ['Tracked (2)', '2 favorites (filter)', 'All satellites']);
+      for (const l of await page.locator('[data-scope-choice] label').all()) {
+        const box = (await l.boundingBox())!;
+        assert.ok(box.x >= 0 && box.x + box.width <= vp.width && box.height >= 44, `${await l.innerText()} on screen, a touch target: ${JSON.stringify(box)}`);
+      }
+      assert.equal(await page.locator('[data-scope-choice] input:disabled, [data-scope-choice] [title]').count(), 0);
+      await screenshot(page, `home-scope-filter-${vp.name}`);
+
+      await choice(page, 'Tracked').click();
+      await showsApi(page, env.s, '&sat_ids=ao-91,rs-44');
+      assert.deepEqual([...new Set(await rowIds(page))].sort(), ['ao-91', 'rs-44']);
+      await page.locator('[data-scope] a', { hasText: 'change the tracked set' }).waitFor();
+      await screenshot(page, `home-scope-tracked-${vp.name}`);
+      await page.reload();
+      await page.locator('[data-scope-option="tracked"]:checked').waitFor({ state: 'attached' });
+      await showsApi(page, env.s, '&sat_ids=ao-91,rs-44');
+
+      await choice(page, 'All satellites').click();
+      await showsApi(page, env.s, '&include_all_sats=true');
+      assert.ok(new Set(await rowIds(page)).size > 2);
+      assert.equal(await horizontalOverflow(page), 0);
+      await choice(page, '(filter)').click(); // the next size starts from the default again
+      assert.deepEqual(problems.errors, []);
+      await context.close();
+    }
+    // With the filter at All its choice is the whole catalogue: offered once, as "All satellites".
     await env.s.post('/api/v1/settings/pass-filter', { pass_profile: 'All', favorites: [] });
+    const o = await open(env.browser, env.s, 800, 480);
+    await o.page.locator('[data-scope-option="all"]:checked').waitFor({ state: 'attached' });
+    assert.deepEqual((await o.page.locator('[data-scope-choice] label').allInnerTexts()).map((l) => l.trim()), ['Tracked (2)', 'All satellites']);
+    await screenshot(o.page, 'home-scope-filter-all-800x480');
+    await o.context.close();
+    await env.s.post('/api/v1/settings/lite', { tracked_sat_ids: ['iss'], setup_complete: false });
   });
 
   it("shows the station's Maidenhead locator and lists passes at the operator's minimum elevation", async () => {

@@ -20,3 +20,6 @@ export function shortName(name: string): string {
   if (!m) return name;
   return /^[A-Z]{1,3}-\d+$/.test(m[2]) ? m[2] : m[1] || name;
 }
+
+/** "3 satellites", "1 satellite", "1 QSO": a count with its noun, singular for one. */
+export const counted = (n: number, noun: string, plural = `${noun}s`): string => `${n} ${n === 1 ? noun : plural}`;

@@ -12,7 +12,9 @@ import { useNow } from '../components/useNow';
 import { useAntenna } from '../components/rotator/useAntenna';
 import type { SystemState } from '../components/useStationState';
 import { withoutDebris } from '../lib/debris';
-import { deg, km, mhz } from '../lib/format';
+import { counted, deg, km, mhz } from '../lib/format';
+import { effectiveScope, scopeOptions, scopeQuery, type PassFilterChoice, type PassScope } from '../lib/pass-scope';
+import { load, save } from '../lib/persist';
 import { footprintRadiusKm } from '../lib/geo';
 import { passClock, positionAt } from '../lib/pass';
 import { age, clock, countdown, day, zoneLabel, type Zone } from '../lib/time';
@@ -43,9 +45,7 @@ interface Live {
   items: Array<{ sat_id: string; name: string; az_deg: number; el_deg: number; range_km: number }>;
 }
 type SortKey = 'aos' | 'name' | 'max_el_deg';
-interface PassFilter {
-  pass_profile: 'All' | 'IssOnly' | 'Favorites';
-  favorites: string[];
+interface PassFilter extends PassFilterChoice {
   min_el_deg?: number;
 }
 
@@ -74,14 +74,6 @@ function Guidance({ r }: { r: Recommendation | null }) {
       <span class="muted">{r.label}</span>
     </span>
   );
-}
-
-/** What the list covers, in words: the pass filter's choice or the whole catalog. */
-function scopeText(f: PassFilter | undefined, all: boolean): string {
-  if (!f) return '';
-  if (all || f.pass_profile === 'All') return 'whole catalog';
-  if (f.pass_profile === 'IssOnly') return 'pass filter: ISS only';
-  return `pass filter: ${f.favorites.length} favorite${f.favorites.length === 1 ? '' : 's'}`;
 }
 
 /** The selected pass on a sky plot (its path from AOS to LOS) and its satellite's ground track. */
@@ -125,24 +117,30 @@ function Selected({ pass, zone, station, now, rotator }: { pass: PassRow; zone: 
 
 function Page() {
   const now = useNow();
-  const [all, setAll] = useState(false);
+  // Remembered per device: the operator who follows the tracked set wants it after a reload too.
+  const [scope, setScopeState] = useState<PassScope>(() => load<PassScope>('home-scope') ?? 'filter');
+  const setScope = (x: PassScope) => {
+    setScopeState(x);
+    save('home-scope', x);
+  };
   const [debris, setDebris] = useState(false);
   // null: the operator's minimum elevation, which /passes applies when the query names none.
   const [minEl, setMinEl] = useState<number | null>(null);
   const [sort, setSort] = useState<SortKey>('aos');
   const [selKey, setSelKey] = useState<string | null>(null);
   const [limit, setLimit] = useState(PAGE_ROWS);
+  const filter = usePoll<{ state: PassFilter }>('/api/v1/settings/pass-filter', 60_000).data?.state;
+  const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
+  const trackedIds = lite.data?.trackedSatIds ?? null;
+  const shownScope = effectiveScope(scope, filter);
+  const scoped = scopeQuery(shownScope, trackedIds);
   const passes = usePoll<{ items: PassRow[]; total?: number; truncated?: boolean }>(
-    `/api/v1/passes?hours=24&include_ongoing=true${minEl === null ? '' : `&min_max_el=${minEl}`}${all ? '&include_all_sats=true' : ''}`,
+    scoped === null ? null : `/api/v1/passes?hours=24&include_ongoing=true${minEl === null ? '' : `&min_max_el=${minEl}`}${scoped}`,
     60_000,
     'home-passes',
   );
-  const filter = usePoll<{ state: PassFilter }>('/api/v1/settings/pass-filter', 60_000).data?.state;
-  // With the pass filter at "All" the list already is the whole catalog: the box says so instead of doing nothing.
-  const allByFilter = filter?.pass_profile === 'All';
   const st = usePoll<SystemState & { location: { lat: number; lon: number; locator?: string } }>('/api/v1/system/state', 30_000, 'system-state');
-  const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
-  const tracked = lite.data?.trackedSatIds.join(',') ?? null;
+  const tracked = trackedIds?.join(',') ?? null;
   const live = usePoll<Live>(tracked ? `/api/v1/live?sat_ids=${tracked}` : null, 5000);
   const datasets = usePoll<{ catalog: { origin: string; count: number; refreshed_at: string | null } }>('/api/v1/datasets', 60_000);
 
@@ -194,9 +192,15 @@ function Page() {
         <section aria-labelledby="passes" class="passes">
           <div class="row">
             <h2 id="passes">Next 24 h ({zoneLabel(zone)})</h2>
-            <label class="row" title={allByFilter ? 'The pass filter (Settings) already lists every satellite' : 'Passes of the whole catalog instead of the pass filter’s choice'}>
-              <input type="checkbox" checked={all || allByFilter} disabled={allByFilter} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} data-all /> All satellites
-            </label>
+            <fieldset class="seg" data-scope-choice>
+              <legend class="sr-only">Satellites listed</legend>
+              {scopeOptions(filter, trackedIds?.length ?? null).map((o) => (
+                <label key={o.scope} class={shownScope === o.scope ? 'on' : ''}>
+                  <input type="radio" name="scope" value={o.scope} checked={shownScope === o.scope} onChange={() => setScope(o.scope)} data-scope-option={o.scope} />
+                  {o.label}
+                </label>
+              ))}
+            </fieldset>
             <label class="row">
               <input type="checkbox" checked={debris} onChange={(e) => setDebris((e.target as HTMLInputElement).checked)} data-debris /> Debris and rocket bodies
             </label>
@@ -214,14 +218,20 @@ function Page() {
           </div>
           {passes.data && (
             <p class="small muted scope" data-scope>
-              {rows.length} passes of {satCount} satellites · {scopeText(filter, all)}
-              {allByFilter && !all && (
+              {counted(rows.length, 'pass', 'passes')} of {counted(satCount, 'satellite')}
+              {shownScope === 'tracked' && (
                 <>
                   {' '}
-                  (<a href="/settings#passes">pass filter</a>: All)
+                  · <a href="/lite/settings">change the tracked set</a>
                 </>
               )}
-              {hidden > 0 && ` · ${hidden} passes of debris and rocket bodies hidden`}
+              {shownScope === 'filter' && (
+                <>
+                  {' '}
+                  · <a href="/settings#passes">change the pass filter</a>
+                </>
+              )}
+              {hidden > 0 && ` · ${counted(hidden, 'pass', 'passes')} of debris and rocket bodies hidden`}
             </p>
           )}
           <div class="scroll">

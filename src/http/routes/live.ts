@@ -4,6 +4,7 @@ import { LiveSampleSchema } from '../../orbit/schemas.js';
 import { jsonWithArraySteps } from '../../util/json-bytes.js';
 import { drainSliced } from '../../util/loop-slices.js';
 import { RawReply, route, type RouteDef } from '../route.js';
+import { qSatIds } from '../validate.js';
 
 export const MAX_LIVE_SAT_IDS = 64;
 
@@ -14,13 +15,6 @@ const LiveResponse = v.object({
   items: v.array(LiveSampleSchema),
 });
 
-/** Comma-separated sat_ids, at most MAX_LIVE_SAT_IDS. */
-const SatIdList = v.pipe(
-  v.string(),
-  v.regex(/^[a-z0-9][a-z0-9-]{0,31}(,[a-z0-9][a-z0-9-]{0,31})*$/, 'must be comma-separated sat_ids'),
-  v.transform((s) => [...new Set(s.split(','))]),
-  v.maxLength(MAX_LIVE_SAT_IDS, `at most ${MAX_LIVE_SAT_IDS} sat_ids`),
-);
 
 // /api/v1/live
 export function liveRoutes(s: Services): RouteDef[] {
@@ -54,7 +48,7 @@ export function liveRoutes(s: Services): RouteDef[] {
       summary:
         'Live samples of every catalog satellite (or of sat_ids, comma-separated) at the current whole second; ' +
         'samples are computed once per second and shared by every caller. sunlit: outside the Earth\'s conical umbra.',
-      query: v.object({ sat_ids: v.optional(SatIdList) }),
+      query: v.object({ sat_ids: v.optional(qSatIds(MAX_LIVE_SAT_IDS)) }),
       response: LiveResponse,
       handler: ({ query }) => {
         const now = s.clock.now();

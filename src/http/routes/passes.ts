@@ -11,7 +11,7 @@ import { logger } from '../../util/logger.js';
 import { backgroundSlicer, drainSliced } from '../../util/loop-slices.js';
 import { PassBytesCache } from '../pass-bytes-cache.js';
 import { RawReply, route, type RouteDef } from '../route.js';
-import { qBool, qInt, qNumber } from '../validate.js';
+import { qBool, qInt, qNumber, qSatIds } from '../validate.js';
 
 const log = logger('passes');
 
@@ -22,6 +22,8 @@ export const DEFAULT_PASS_HOURS = 24;
  */
 export const MAX_PASS_ITEMS = 2000;
 export const DEFAULT_PASS_LIMIT = 1000;
+/** Satellites one `sat_ids` may name (the tracked set holds at most 8; the pass filter's favorites 64). */
+export const MAX_PASS_SAT_IDS = 64;
 
 const PassesResponse = v.object({
   timestamp: v.string(),
@@ -98,7 +100,8 @@ export function passesRoutes(s: Services): RouteDef[] {
         'reaching at least `min_max_el` degrees, sorted by AOS, from the precomputed pass table. Without `min_max_el` the ' +
         `operator's minimum elevation applies (\`min_el_deg\` of /api/v1/settings/pass-filter, default ${DEFAULT_MIN_EL_DEG}); \`min_max_el=0\` lists every pass; ` +
         'the answer\'s `min_max_el` is the value used. The pass ' +
-        'filter profile applies unless include_all_sats; include_ongoing adds passes already under way (true AOS in the past). ' +
+        'filter profile applies unless include_all_sats; `sat_ids` (comma-separated, at most ' + MAX_PASS_SAT_IDS + ') lists those satellites\' passes instead ' +
+        '(the station view\'s "Tracked"); include_ongoing adds passes already under way (true AOS in the past). ' +
         'aos/tca/los carry milliseconds; tca is the time of maximum elevation. At most `limit` passes ' +
         `(default ${DEFAULT_PASS_LIMIT}, at most ${MAX_PASS_ITEMS}), the earliest by AOS; total counts every match and truncated says the answer was cut. ` +
         'X-Cache says HIT when the items were served from stored bytes (the same passes as a previous answer, none under way).',
@@ -108,6 +111,7 @@ export function passesRoutes(s: Services): RouteDef[] {
         min_max_el: v.optional(qNumber(0, 90)),
         include_all_sats: v.optional(qBool(), 'false'),
         include_ongoing: v.optional(qBool(), 'false'),
+        sat_ids: v.optional(qSatIds(MAX_PASS_SAT_IDS)),
         limit: v.optional(qInt(1, MAX_PASS_ITEMS), String(DEFAULT_PASS_LIMIT)),
       }),
       response: PassesResponse,
@@ -115,7 +119,7 @@ export function passesRoutes(s: Services): RouteDef[] {
         const now = s.clock.now();
         const filter = s.stores.passFilter.get();
         const min_max_el = query.min_max_el ?? filter.min_el_deg;
-        const sat_ids = query.include_all_sats ? undefined : passFilterSatIds(filter, ISS_SAT_ID);
+        const sat_ids = query.sat_ids ?? (query.include_all_sats ? undefined : passFilterSatIds(filter, ISS_SAT_ID));
         const passes = await s.orbit.passesWhenReady({
           from_ms: now,
           hours: query.hours,
@@ -126,7 +130,7 @@ export function passesRoutes(s: Services): RouteDef[] {
         });
         // The items' bytes are kept (src/http/pass-bytes-cache.ts): the same passes again are a lookup;
         // new ones get their guidance and JSON in slices (2000 cold items are ~100 ms here).
-        const key = `${query.hours}|${min_max_el}|${query.include_all_sats}|${query.include_ongoing}|${query.limit}`;
+        const key = `${query.hours}|${min_max_el}|${query.include_all_sats}|${query.include_ongoing}|${query.limit}|${query.sat_ids?.join(',') ?? ''}`;
         const basis = s.catalog.current();
         const stored = bytes.answer(key, basis, passes, now);
         const items = stored ?? (await drainSliced(bytes.build(key, basis, passes, now, (p) => passItem(s, p, now))));
