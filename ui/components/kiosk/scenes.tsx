@@ -5,6 +5,7 @@ import { deg, mhz, shortName } from '../../lib/format';
 import { isReceiveOnly, listenText } from '../../lib/guidance';
 import { passClock } from '../../lib/pass';
 import { aprsLine, controlWords, type AprsSummary } from '../../lib/summaries';
+import { withoutDebris } from '../../lib/debris';
 import { clock, countdown, zoneLabel, type Zone } from '../../lib/time';
 import type { KioskSystemState, PassItem } from './types';
 
@@ -91,9 +92,12 @@ export function Count(props: { label: string; ms: number }) {
 
 const words = (s: string) => s.replace(/_/g, ' ');
 
+/** The next six passes of the pass filter's choice, as the station view lists them by default: debris and rocket bodies left out. */
 export function UpcomingScene(props: { passes: readonly PassItem[]; now: number; zone: Zone }) {
   const { now, zone } = props;
-  const rows = props.passes.filter((p) => Date.parse(p.los) > now).slice(0, 6);
+  const rows = withoutDebris(props.passes, false)
+    .items.filter((p) => Date.parse(p.los) > now)
+    .slice(0, 6);
   return (
     <section class="scene k-upcoming" data-scene="upcoming">
       <h1 class="k-title">Next passes</h1>
