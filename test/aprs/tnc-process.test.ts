@@ -8,7 +8,7 @@ import { TncProcess, TAIL_LINES, TAIL_LINE_CHARS, type TncProcessOptions } from 
 import { direwolfLaunch } from '../../src/aprs/tnc/direwolf-config.js';
 import { resolveTncBinary, installTnc, installInTerminal } from '../../src/aprs/tnc/tnc-binary.js';
 import { FixedClock, systemClock } from '../../src/util/clock.js';
-import { setLogLevel } from '../../src/util/logger.js';
+import { setLogLevel, setLogSink } from '../../src/util/logger.js';
 
 setLogLevel('silent');
 
@@ -18,6 +18,8 @@ const mode = process.argv[2] ?? 'stay';
 const log = (s) => process.stdout.write(s + '\\n');
 // Handlers first, as Dire Wolf installs its SIGINT handler long before it announces the pty.
 if (mode === 'deaf') process.on('SIGINT', () => log('ignoring SIGINT'));
+// Dire Wolf 1.6: its SIGINT handler often ends in a segmentation fault.
+else if (mode === 'segv') process.on('SIGINT', () => { log('QRT'); process.kill(process.pid, 'SIGSEGV'); });
 else process.on('SIGINT', () => { log(''); log('QRT'); process.exit(0); });
 log('Dire Wolf version 1.6');
 if (mode === 'noconfig') { log('ERROR - Could not open config file /nope'); setInterval(() => {}, 1000); }
@@ -145,6 +147,30 @@ describe('TncProcess with a fake TNC', () => {
     assert.ok(s.output_tail.includes('QRT'));
     assert.equal(s.last_error, null);
     assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('a TNC whose SIGINT handler crashes (Dire Wolf 1.6) has stopped as asked: no crash in the output, the status or the log', async () => {
+    const lines: string[] = [];
+    setLogSink((l) => lines.push(l));
+    setLogLevel('info');
+    try {
+      const { p } = make('segv');
+      await p.start();
+      await p.waitForPty(5000);
+      await p.stop();
+      const s = p.status();
+      assert.match(s.last_exit ?? '', /^stopped at /);
+      assert.equal(s.last_error, null);
+      assert.equal(s.diagnosis, null);
+      assert.equal(s.state, 'stopped');
+      assert.ok(s.output_tail.includes(`--- ${process.execPath} stopped ---`), s.output_tail.join(' | '));
+      assert.equal(s.output_tail.filter((l) => /SIGSEGV|killed/.test(l)).length, 0, 'the crash is not in the output');
+      const said = lines.filter((l) => l.includes('[aprs:tnc]') && !l.includes(' started '));
+      assert.equal(said.length, 1, said.join('\n'));
+      assert.match(said[0], /INFO .* stopped \(its SIGINT handler ended in SIGSEGV, as Dire Wolf 1\.6's does\)$/);
+    } finally {
+      setLogLevel('silent');
+    }
   });
 
   it('stop() escalates to SIGKILL after the grace when SIGINT is ignored', async () => {

@@ -7,6 +7,7 @@ import { useNow } from '../components/useNow';
 import { usePoll } from '../components/usePoll';
 import { STATE_URL, OutcomeLine, useAprs } from '../components/aprs/useAprs';
 import { AprsBar } from '../components/aprs/AprsBar';
+import { ErrorBanner } from '../components/aprs/ErrorBanner';
 import { TransmitPanel } from '../components/aprs/TransmitPanel';
 import { TargetPanel } from '../components/aprs/TargetPanel';
 import { StationPanel } from '../components/aprs/StationPanel';
@@ -38,19 +39,15 @@ function Page() {
     <Shell title="APRS">
       <AprsBar a={a} />
       <StaleBanner receivedAt={a.poll.receivedAt} offline={a.poll.offline} error={a.poll.error} now={now} />
-      <OutcomeLine o={a.outcome.conn} name="conn" />
+      {/* A failed connect whose cause the runtime reports is the banner's to say: not also a ✗ line. */}
+      {!(a.outcome.conn && !a.outcome.conn.ok && rt.last_error) && <OutcomeLine o={a.outcome.conn} name="conn" />}
       <OutcomeLine o={a.outcome.estop} name="estop" />
       {rt.emergency_stopped && (
         <div class="banner bad" role="alert" data-estopped>
           EMERGENCY STOP: transmit stopped; sends stay blocked until the next Connect.
         </div>
       )}
-      {rt.last_error && (
-        // One line, whatever the error's length: the TNC card below has the problem, its fix and the output.
-        <div class="banner bad aprs-error" role="alert" data-last-error title={rt.last_error}>
-          APRS error: {rt.sidecar_problem?.summary ?? rt.last_error}
-        </div>
-      )}
+      {rt.last_error && <ErrorBanner rt={rt} />}
       <div class="grid aprs-grid">
         <TransmitPanel a={a} now={now} zone={zone} />
         <PacketsPanel a={a} now={now} zone={zone} />

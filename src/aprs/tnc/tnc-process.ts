@@ -24,6 +24,10 @@ import { diagnoseExit, diagnoseOutput, isErrorLine, type DirewolfDiagnosis } fro
 // PTT on every channel (ptt_term), closes Hamlib, sleeps a second and exits. SIGTERM or SIGKILL
 // end it without dropping PTT, which can leave a CAT-keyed rig or a CM108 GPIO transmitting. So
 // stop() and kill() send SIGINT first, then SIGKILL after a grace (kill(): a short one).
+// Dire Wolf 1.6 often dies of SIGSEGV inside that handler (after a failed audio open, every
+// time): a run we sent SIGINT that then ends by a signal other than our SIGKILL has stopped as
+// asked. It reads "stopped" in the output, last_exit and the log, never as a crash: the operator's
+// problem is what made us stop it (the diagnosis), not how Dire Wolf's handler ended.
 
 const log = logger('aprs:tnc');
 
@@ -146,6 +150,8 @@ export class TncProcess {
   private want = false;
   private readonly retry: Reconnect;
   private killTimer: Timer | null = null;
+  /** The child we last sent SIGINT (stop, kill, or a run that said it cannot work). */
+  private interrupted: ChildProcess | null = null;
   private startedAt = 0;
   /** An error line was printed during the current run. */
   private runError = false;
@@ -336,8 +342,11 @@ export class TncProcess {
         resolve();
       });
       child.once('exit', (code, signal) => {
-        const desc = signal ? `killed by ${signal}` : `exited with code ${code}`;
-        this.gone(child, desc, null, { code, signal });
+        // Asked to stop (SIGINT) and ended by a signal that is not our SIGKILL: Dire Wolf 1.6's handler crashing.
+        const stopped = this.interrupted === child && signal !== null && signal !== 'SIGKILL';
+        const desc = stopped ? 'stopped' : signal ? `killed by ${signal}` : `exited with code ${code}`;
+        if (stopped) this.gone(child, desc, null, null, `its SIGINT handler ended in ${signal}, as Dire Wolf 1.6's does`);
+        else this.gone(child, desc, null, { code, signal });
         settle({ ok: false, error: `${this.o.binary} ${desc} at once` });
         resolve();
       });
@@ -361,7 +370,8 @@ export class TncProcess {
     return true;
   }
 
-  private gone(child: ChildProcess, desc: string, error: string | null, exit: { code: number | null; signal: string | null } | null): void {
+  /** The run ended (`desc`: "exited with code 1", "stopped"…); `stopNote` says why a stop ended as it did (logged, not shown). */
+  private gone(child: ChildProcess, desc: string, error: string | null, exit: { code: number | null; signal: string | null } | null, stopNote?: string): void {
     if (this.child !== child) return;
     live.delete(child);
     this.child = null;
@@ -387,7 +397,8 @@ export class TncProcess {
     this.emitEnd();
     const hadPty = this.st.pty_path !== null;
     this.st.pty_path = null;
-    log[this.want ? 'warn' : 'info'](`${this.o.binary} ${desc}`);
+    if (stopNote) log.info(`${this.o.binary} stopped (${stopNote})`);
+    else log[this.want ? 'warn' : 'info'](`${this.o.binary} ${desc}`);
     if (hadPty) this.emitPty(null);
     this.exitFns.emit(desc);
     if (this.want) this.scheduleRestart();
@@ -449,6 +460,7 @@ export class TncProcess {
   }
 
   private signal(child: ChildProcess, sig: NodeJS.Signals): void {
+    if (sig === 'SIGINT') this.interrupted = child;
     try {
       child.kill(sig);
     } catch {

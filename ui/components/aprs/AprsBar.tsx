@@ -21,11 +21,12 @@ export function AprsBar({ a }: { a: Aprs }) {
   // While a connect runs the TNC may already be keying: the stop shows from the first press.
   const up = live(rt) || a.busy === 'conn';
   const busy = a.busy !== null;
-  const conn = rt.last_error ? 'error' : rt.connected ? (rt.kiss_connected ? 'connected' : 'TNC link down') : 'not connected';
+  // The connection only: an error is the banner's to say (once), not also this badge's.
+  const conn = rt.connected ? (rt.kiss_connected ? 'connected' : 'TNC link down') : 'not connected';
   return (
     <div class="aprs-bar" data-aprs-bar>
       <div class="row aprs-bar-state">
-        <StatusBadge tone={rt.last_error || (rt.connected && !rt.kiss_connected) ? 'bad' : rt.connected ? 'ok' : 'idle'}>
+        <StatusBadge tone={rt.connected && !rt.kiss_connected ? 'bad' : rt.connected ? 'ok' : 'idle'}>
           <span data-connection>{conn}</span>
         </StatusBadge>
         <StatusBadge tone={t.can_transmit ? 'ok' : 'bad'}>

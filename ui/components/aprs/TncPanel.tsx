@@ -71,17 +71,12 @@ export function TncPanel({ a, now }: { a: Aprs; now: number }) {
           <span data-kiss>{rt.kiss_connected ? 'KISS link up' : 'KISS link down'}</span>
         </StatusBadge>
       </p>
-      {rt.sidecar_problem && !external && (
-        <div class="aprs-problem" data-tnc-problem={rt.sidecar_problem.kind}>
-          <p class="bad aprs-problem-what">{rt.sidecar_problem.summary}</p>
-          {rt.sidecar_next_restart_at && (
-            <p class="warn num" data-tnc-retry>
-              {rt.sidecar_failures > 1 ? `${rt.sidecar_failures} failures in a row; ` : ''}
-              {Date.parse(rt.sidecar_next_restart_at) > now ? `next try in ${countdown(Date.parse(rt.sidecar_next_restart_at) - now)}` : 'trying again now'}
-            </p>
-          )}
-          <p class="aprs-problem-fix">{rt.sidecar_problem.fix}</p>
-        </div>
+      {/* The problem and its fix are the error banner's at the top (said once); here, when it is tried again. */}
+      {rt.sidecar_next_restart_at && !external && (
+        <p class="warn num" data-tnc-retry>
+          {rt.sidecar_failures > 1 ? `${rt.sidecar_failures} failures in a row; ` : ''}
+          {Date.parse(rt.sidecar_next_restart_at) > now ? `next try in ${countdown(Date.parse(rt.sidecar_next_restart_at) - now)}` : 'trying again now'}
+        </p>
       )}
       {external && (
         <p class="muted">
