@@ -51,7 +51,12 @@ export interface LogbookServiceDeps {
 
 export interface LogbookStatus {
   records: number;
+  /** Whether the Cloudlog/Wavelog push is on. */
+  push_enabled: boolean;
+  /** Waiting for the logger, the push on. */
   pending: number;
+  /** Not pushed because the push is off (they go out when it is turned on); 0 while it is on. */
+  not_pushed: number;
   failed: number;
   last_error: string | null;
   queue: PushQueueStatus;
@@ -178,14 +183,28 @@ export class LogbookService {
     else this.queue.kick();
   }
 
+  /** Whether QSOs are pushed to Cloudlog/Wavelog: a 'pending' one with the push off is only "not pushed". */
+  pushEnabled(): boolean {
+    return this.d.settings().cloudlog_enabled;
+  }
+
   status(): LogbookStatus {
-    let pending = 0;
+    let waiting = 0;
     let failed = 0;
     for (const q of this.journal.records.values()) {
-      if (q.push_state === 'pending') pending++;
+      if (q.push_state === 'pending') waiting++;
       else if (q.push_state === 'failed') failed++;
     }
-    return { records: this.journal.records.size, pending, failed, last_error: this.journal.lastError, queue: this.queue.status };
+    const on = this.pushEnabled();
+    return {
+      records: this.journal.records.size,
+      push_enabled: on,
+      pending: on ? waiting : 0,
+      not_pushed: on ? 0 : waiting,
+      failed,
+      last_error: this.journal.lastError,
+      queue: this.queue.status,
+    };
   }
 
   async stop(): Promise<void> {

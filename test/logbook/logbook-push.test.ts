@@ -57,6 +57,10 @@ describe('logbook push to Cloudlog', () => {
     assert.equal(fake.requests.length, 0);
     assert.equal((await queue()).timerArmed, false);
     assert.equal((await byCall('W1AW')).push_state, 'pending');
+    // Pending in the record, but nothing waits for a logger: counted as not pushed (issue 33).
+    const status = (await s.get('/api/v1/logbook/status')).body;
+    assert.deepEqual([status.push_enabled, status.pending, status.not_pushed], [false, 0, 1]);
+    assert.equal((await s.get('/api/v1/logbook')).body.push_enabled, false);
   });
 
   it('turning the push on sends what waits; an outage keeps QSOs pending with the error until Retry-After', async () => {
@@ -72,7 +76,7 @@ describe('logbook push to Cloudlog', () => {
     const q = await queue();
     assert.equal(q.timerArmed, true, 'a retry is armed');
     const status = (await s.get('/api/v1/logbook/status')).body;
-    assert.equal(status.pending, 3);
+    assert.deepEqual([status.push_enabled, status.pending, status.not_pushed], [true, 3, 0]);
     assert.equal(Date.parse(status.queue.retry_at) - clock.now(), 30_000, "the fake's Retry-After: 30 is honoured");
     // New QSOs do not cut the backoff short: still one request.
     await new Promise((r) => setTimeout(r, 100));

@@ -101,7 +101,8 @@ describe('logbook pages', { skip }, () => {
     assert.equal(await done.getAttribute('data-logged'), q.id);
     // The answer shows what the station filled in: LoTW's name, mode, both frequencies, the push state.
     const said = await done.innerText();
-    for (const part of ['W1AW', 'ARISS', q.sat_mode, q.mode, `↑${q.freq_mhz.toFixed(3)}`, `↓${q.freq_rx_mhz.toFixed(3)}`, 'push pending']) assert.ok(said.includes(part), `"${said}" shows ${part}`);
+    // The push is off: nothing waits for a logger (issue 33: it said "push pending").
+    for (const part of ['W1AW', 'ARISS', q.sat_mode, q.mode, `↑${q.freq_mhz.toFixed(3)}`, `↓${q.freq_rx_mhz.toFixed(3)}`, 'not pushed (push off)']) assert.ok(said.includes(part), `"${said}" shows ${part}`);
     assert.equal(await page.locator('[data-log-sheet] input[name=call]').inputValue(), '', 'ready for the next call');
     assert.ok(await visibleWhole(page, '[data-logged]'), 'the answer is on screen');
     const o = await page.evaluate(() => ({ y: document.documentElement.scrollHeight - innerHeight, x: document.documentElement.scrollWidth - innerWidth }));
@@ -145,7 +146,7 @@ describe('logbook pages', { skip }, () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-logbook-recent] [data-qso]').length === 2);
     const rows = await panel.locator('[data-qso]').evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText));
     assert.match(rows[0], /^VE3XYZ\b/, 'the newest first');
-    for (const part of ['ARISS', 'push pending', '↓437.']) assert.ok(rows[0].includes(part), `${rows[0]} shows ${part}`);
+    for (const part of ['ARISS', 'not pushed (push off)', '↓437.']) assert.ok(rows[0].includes(part), `${rows[0]} shows ${part}`);
     assert.match(rows[1], /^W1AW[\s\S]*FN31pr/);
     const items = (await env.s.get('/api/v1/logbook')).body.items;
     assert.deepEqual(

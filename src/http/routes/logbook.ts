@@ -10,9 +10,14 @@ import { OPERATOR_MODE_NAMES } from '../../logbook/operator-modes.js';
 
 const QsoIdSchema = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be a QSO id'));
 
+/** Whether the push is on: a QSO 'pending' while it is off is "not pushed (push off)", not waiting for the logger. */
+const PushEnabled = v.pipe(v.boolean(), v.description('the Cloudlog/Wavelog push is on (cloudlog_enabled)'));
+
 const LogbookStatusSchema = v.object({
   records: v.number(),
-  pending: v.number(),
+  push_enabled: PushEnabled,
+  pending: v.pipe(v.number(), v.description('QSOs waiting for the logger while the push is on')),
+  not_pushed: v.pipe(v.number(), v.description('QSOs not pushed because the push is off (they go out when it is turned on)')),
   failed: v.number(),
   last_error: v.nullable(v.string()),
   queue: v.object({ running: v.boolean(), retry_at: v.nullable(v.string()), failures: v.number() }),
@@ -30,10 +35,13 @@ export function logbookRoutes(s: Services): RouteDef[] {
         'Log a QSO {call, their_grid?, rst_sent?, rst_rcvd?, comment?, sat_id?, time_on?, mode?}. The station fills the rest: the satellite (sat_id, else the radio session\'s, else the lite focus pass under way; neither: a plain QSO on the rig\'s frequencies), ' +
         'sat_name in LoTW\'s naming, sat_mode, prop_mode SAT, freq_mhz (uplink) and freq_rx_mhz (downlink) from the rig when it tracks that satellite or else the frequency guide, band/band_rx, ' +
         `mode/submode (the body's mode, one of ${OPERATOR_MODE_NAMES.join(', ')}, else the rig's or the guide's; when none of them tells it, a 400 naming mode: LoTW and the loggers refuse a QSO without one), ` +
-        'station_callsign (logbook setting, else the APRS callsign), my_gridsquare (6 characters), time_on (now when absent), id; push_state pending. Answered once the QSO is in the file. 409 without a station callsign',
+        'station_callsign (logbook setting, else the APRS callsign), my_gridsquare (6 characters), time_on (now when absent), id; push_state pending (and push_enabled: while the push is off it is only "not pushed"). Answered once the QSO is in the file. 409 without a station callsign',
       body: QsoRequestSchema,
-      response: v.object({ qso: QsoRecordSchema }),
-      handler: async ({ body }) => ({ qso: await (await book()).log(body) }),
+      response: v.object({ qso: QsoRecordSchema, push_enabled: PushEnabled }),
+      handler: async ({ body }) => {
+        const l = await book();
+        return { qso: await l.log(body), push_enabled: l.pushEnabled() };
+      },
     }),
     route({
       method: 'GET',
@@ -50,10 +58,13 @@ export function logbookRoutes(s: Services): RouteDef[] {
       method: 'GET',
       path: base,
       tag: 'logbook',
-      summary: `The logged QSOs, newest first (time_on), each with its push_state (pending, pushed, failed) and push_error; at most ${LOGBOOK_MAX_RECORDS} are kept`,
+      summary: `The logged QSOs, newest first (time_on), each with its push_state (pending, pushed, failed) and push_error, and push_enabled (a pending QSO is "not pushed" while the push is off); at most ${LOGBOOK_MAX_RECORDS} are kept`,
       query: v.object({ limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1), v.maxValue(LOGBOOK_MAX_RECORDS))) }),
-      response: v.object({ items: v.array(QsoRecordSchema) }),
-      handler: async ({ query }) => ({ items: (await book()).list(query.limit) }),
+      response: v.object({ items: v.array(QsoRecordSchema), push_enabled: PushEnabled }),
+      handler: async ({ query }) => {
+        const l = await book();
+        return { items: l.list(query.limit), push_enabled: l.pushEnabled() };
+      },
     }),
     route({
       method: 'POST',
@@ -68,7 +79,9 @@ export function logbookRoutes(s: Services): RouteDef[] {
       method: 'GET',
       path: `${base}/status`,
       tag: 'logbook',
-      summary: 'Logbook counts (records, pending and failed pushes), the last file error and the push queue (running, retry_at after a transient failure)',
+      summary:
+        'Logbook counts (records; pending: waiting for the logger with the push on; not_pushed: held while the push is off; failed), push_enabled, ' +
+        'the last file error and the push queue (running, retry_at after a transient failure)',
       response: LogbookStatusSchema,
       handler: async () => (await book()).status(),
     }),

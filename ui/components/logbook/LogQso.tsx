@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import type { OperatorMode } from '../../../src/logbook/operator-modes';
 import type { QsoRecord } from '../../../src/logbook/schemas';
 import { ApiError, errorText, postJson } from '../../lib/api';
-import { StatusBadge } from '../StatusBadge';
 import { SignInHint } from '../useActions';
 import { usePoll } from '../usePoll';
-import { MODE_LABELS, PUSH_TONE, PUSH_WORDS, qsoFilled } from './qso-text';
+import { MODE_LABELS, qsoFilled } from './qso-text';
+import { PushBadge } from './QsoList';
 import { useHeard } from './useHeard';
 import './logbook.css';
 
@@ -39,7 +39,7 @@ export interface LogQsoProps {
   autoFocus?: boolean;
 }
 
-type Result = { qso: QsoRecord } | { error: ApiError | Error };
+type Result = { qso: QsoRecord; push_enabled: boolean } | { error: ApiError | Error };
 
 export function LogQso(props: LogQsoProps) {
   const [call, setCall] = useState('');
@@ -68,11 +68,11 @@ export function LogQso(props: LogQsoProps) {
       if (askMode && mode) body.mode = mode;
       // The page's pass wins over the server's guess: it is the satellite the operator is looking at.
       if (props.pass) body.sat_id = props.pass.sat_id;
-      const { qso } = await postJson<{ qso: QsoRecord }>('/api/v1/logbook/qso', body);
-      setResult({ qso });
+      const answer = await postJson<{ qso: QsoRecord; push_enabled: boolean }>('/api/v1/logbook/qso', body);
+      setResult(answer);
       setCall('');
       setGrid('');
-      props.onLogged?.(qso);
+      props.onLogged?.(answer.qso);
     } catch (err) {
       setResult({ error: err as Error });
     } finally {
@@ -168,9 +168,7 @@ export function LogQso(props: LogQsoProps) {
       {result && 'qso' in result && (
         <p class="log-done" role="status" data-logged={result.qso.id}>
           <b>✓ {result.qso.call}</b> <span class="num">{qsoFilled(result.qso)}</span>{' '}
-          <span data-push-state={result.qso.push_state}>
-            <StatusBadge tone={PUSH_TONE[result.qso.push_state]}>{PUSH_WORDS[result.qso.push_state]}</StatusBadge>
-          </span>
+          <PushBadge q={result.qso} pushOn={result.push_enabled} />
         </p>
       )}
     </form>

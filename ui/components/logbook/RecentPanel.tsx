@@ -24,7 +24,7 @@ export function RecentPanel(props: { session: RadioSession; now: number }) {
       <LogQso pass={pass} onLogged={() => book.refresh()} />
       <h3 class="qso-recent-h">Recent QSOs</h3>
       {book.error && <p class="field-error">{book.error}</p>}
-      {book.data && <QsoList items={book.data.items} empty="Nothing logged yet." />}
+      {book.data && <QsoList items={book.data.items} pushOn={book.data.push_enabled} empty="Nothing logged yet." />}
       <a class="btn" href="/settings#logbook">
         Logbook, export and Cloudlog →
       </a>

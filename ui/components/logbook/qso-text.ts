@@ -19,10 +19,14 @@ export function qsoFilled(q: QsoRecord): string {
 /** "2026-08-22 12:03Z": logbooks keep UTC, so the list does too whatever the display zone. */
 export const qsoTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
 
-export const PUSH_TONE: Record<PushState, Tone> = { pending: 'warn', pushed: 'ok', failed: 'bad' };
-
-/** The push state as words: 'pending' reads as waiting, not as a fault. */
-export const PUSH_WORDS: Record<PushState, string> = { pending: 'push pending', pushed: 'pushed', failed: 'push failed' };
+/**
+ * The push state in words and colour: 'pending' reads as waiting for the logger (not as a fault),
+ * or, with the push off, as what it is: not pushed, nothing waits (grey).
+ */
+export function pushBadge(state: PushState, pushOn: boolean): { tone: Tone; text: string } {
+  if (state === 'pending') return pushOn ? { tone: 'warn', text: 'push pending' } : { tone: 'idle', text: 'not pushed (push off)' };
+  return state === 'pushed' ? { tone: 'ok', text: 'pushed' } : { tone: 'bad', text: 'push failed' };
+}
 
 /** An APRS source as a loggable call: the SSID goes ("DL1ABC-7" → "DL1ABC"); null for what is not a call. */
 export function heardCall(source: string): string | null {

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { LogbookSettings } from '../../../src/logbook/schemas';
+import type { LogbookStatus } from '../../../src/logbook/logbook-service';
 import { ApiError, errorText, getJson, postJson } from '../../lib/api';
+import { counted } from '../../lib/format';
 import { ConfirmButton } from '../ConfirmButton';
 import { StatusBadge } from '../StatusBadge';
 import { SignInHint } from '../useActions';
@@ -15,13 +17,6 @@ import './logbook-section.css';
 /** QSOs listed here; the export holds every one. */
 const LISTED = 100;
 const SETTINGS = '/api/v1/settings/logbook';
-
-interface LogbookStatus {
-  records: number;
-  pending: number;
-  failed: number;
-  last_error: string | null;
-}
 
 type Text = 'cloudlog_url' | 'cloudlog_station_profile_id' | 'station_callsign';
 const TEXT_FIELDS: Array<{ name: Text; label: string; help: string; numeric?: boolean }> = [
@@ -151,7 +146,9 @@ export function LogbookSection() {
       <div class="row logbook-head">
         {s && (
           <span class="num" data-logbook-status>
-            {s.records} QSOs{s.pending > 0 && <> · <StatusBadge tone="warn">{s.pending} push pending</StatusBadge></>}
+            {counted(s.records, 'QSO')}
+            {s.pending > 0 && <> · <StatusBadge tone="warn">{s.pending} push pending</StatusBadge></>}
+            {s.not_pushed > 0 && <> · <StatusBadge tone="idle">{s.not_pushed} not pushed (push off)</StatusBadge></>}
             {s.failed > 0 && <> · <StatusBadge tone="bad">{s.failed} push failed</StatusBadge></>}
           </span>
         )}
@@ -165,6 +162,7 @@ export function LogbookSection() {
         <div class="logbook-list">
           <QsoList
             items={book.data.items}
+            pushOn={book.data.push_enabled}
             empty="Nothing logged yet: Log QSO is on /lite and /radio."
             action={(q) => <ConfirmButton label="Delete" confirmLabel={`delete ${q.call}`} action={() => remove(q.id)} />}
           />
