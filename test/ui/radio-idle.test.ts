@@ -111,6 +111,28 @@ describe('/radio before the rig is set up', { skip }, () => {
     await env.s.post('/api/v1/settings/lite', { tracked_sat_ids: ['iss'], setup_complete: false });
   });
 
+  it("lists every tracked pass even when the whole catalogue's list is cut at its limit", async () => {
+    const sats = await guidedSats(env.s);
+    const tracked = sats.slice(-2).map((p) => p.sat_id);
+    assert.equal((await env.s.post('/api/v1/settings/lite', { tracked_sat_ids: tracked, setup_complete: true })).status, 200);
+    const { context, page, problems } = await openPage(env.browser, VIEWPORTS[1]);
+    await page.clock.install({ time: Date.parse(NOW) });
+    // A catalogue large enough that the 300 passes of the whole list end before the tracked ones: the list as cut.
+    await page.route(/\/api\/v1\/passes\?.*include_all_sats=true/, async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      const items = body.items.filter((p: Pass) => !tracked.includes(p.sat_id)).slice(0, 3);
+      await route.fulfill({ response: res, json: { ...body, items, count: items.length, truncated: true } });
+    });
+    await page.goto(env.s.base + '/radio', { waitUntil: 'networkidle' });
+    await page.locator('.radio-passes [data-pass]').first().waitFor();
+    const listed = new Set(await page.locator('.radio-passes [data-pass]').evaluateAll((els) => els.map((e) => e.getAttribute('data-pass')!)));
+    assert.deepEqual([...listed].sort(), [...tracked].sort());
+    assert.deepEqual(problems.errors, []);
+    await context.close();
+    await env.s.post('/api/v1/settings/lite', { tracked_sat_ids: ['iss'], setup_complete: false });
+  });
+
   for (const vp of VIEWPORTS) {
     it(`stacks its panels without gaps at ${vp.name}`, async () => {
       const { context, page } = await open(env, vp);

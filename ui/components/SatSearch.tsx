@@ -1,3 +1,4 @@
+import { useMemo } from 'preact/hooks';
 import { usePoll } from './usePoll';
 
 // The satellites outside the tracked set, found by name: a labelled search field that says how
@@ -6,7 +7,7 @@ import { usePoll } from './usePoll';
 /** The tracked set (lite settings), or null until it is known. */
 export function useTrackedSet(): ReadonlySet<string> | null {
   const lite = usePoll<{ state: { tracked_sat_ids: string[] } }>('/api/v1/settings/lite', 300_000);
-  return lite.data ? new Set(lite.data.state.tracked_sat_ids) : null;
+  return useMemo(() => (lite.data ? new Set(lite.data.state.tracked_sat_ids) : null), [lite.data]);
 }
 
 export function SatSearch(props: { id: string; label: string; count: number; query: string; onQuery(q: string): void; disabled?: boolean }) {

@@ -21,3 +21,12 @@ export function byTracked<T extends { sat_id: string }>(items: readonly T[], tra
   for (const it of items) (tracked.has(it.sat_id) ? out.tracked : out.others).push(it);
   return out;
 }
+
+/**
+ * One pass list, by AOS: the tracked set's own list (complete) and the other satellites' from the
+ * whole catalogue's list (cut at its limit, so it may miss a tracked pass late in the window).
+ */
+export function withTracked<T extends { sat_id: string; aos: string }>(all: readonly T[], ofTracked: readonly T[], tracked: ReadonlySet<string>): T[] {
+  // UTC ISO strings of one format sort as text.
+  return [...ofTracked, ...all.filter((p) => !tracked.has(p.sat_id))].sort((a, b) => (a.aos < b.aos ? -1 : a.aos > b.aos ? 1 : 0));
+}

@@ -1,3 +1,4 @@
+import { useMemo } from 'preact/hooks';
 import { Shell } from '../components/Shell';
 import { StaleBanner, Waiting } from '../components/StaleBanner';
 import { StatusBadge } from '../components/StatusBadge';
@@ -17,6 +18,7 @@ import { RotatorPanel, type TrackChoice } from '../components/rotator/RotatorPan
 import { useRotator } from '../components/rotator/useRotator';
 import { RecentPanel } from '../components/logbook/RecentPanel';
 import { useTrackedSet } from '../components/SatSearch';
+import { withTracked } from '../lib/tracked';
 import './radio.css';
 
 // The rig: what it reads back, the pass-pinned session, apply/auto-track for a satellite,
@@ -28,20 +30,27 @@ import './radio.css';
 
 /**
  * Passes to pick a session or a satellite from: the next hours, with guidance, worth working. The
- * whole catalogue (not the pass filter's choice): the tracked set is listed first, any other
- * satellite is found by a search.
+ * tracked set's are listed first (their own query: complete); any other satellite of the whole
+ * catalogue (not the pass filter's choice) is found by a search.
  */
-const PASSES_URL = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true&include_all_sats=true&limit=300';
+const PASSES = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true';
+const ALL_PASSES = `${PASSES}&include_all_sats=true&limit=300`;
 
 function Page() {
   const r = useRadio();
   const rot = useRotator();
   const now = useNow();
-  const passes = usePoll<{ items: UpcomingPass[] }>(PASSES_URL, 120_000);
+  const all = usePoll<{ items: UpcomingPass[] }>(ALL_PASSES, 120_000);
   const tracked = useTrackedSet();
+  const trackedIds = tracked ? [...tracked].join(',') : null;
+  const ofTracked = usePoll<{ items: UpcomingPass[] }>(trackedIds ? `${PASSES}&sat_ids=${trackedIds}` : null, 120_000);
+  const items = useMemo(
+    () => (tracked && ofTracked.data ? withTracked(all.data?.items ?? [], ofTracked.data.items, tracked) : (all.data?.items ?? [])),
+    [all.data, ofTracked.data, tracked],
+  );
   const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
   const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
-  const guided = (passes.data?.items ?? []).filter((p) => p.frequencyRecommendation);
+  const guided = items.filter((p) => p.frequencyRecommendation);
   const s = r.state;
   const rt = s?.runtime;
   if (!s || !rt) {
@@ -54,7 +63,7 @@ function Page() {
   const session = s.session;
   // The rotator follows any satellite with a pass soon (guidance or not); the session's first.
   const choices = new Map<string, TrackChoice>();
-  for (const p of passes.data?.items ?? []) if (!choices.has(p.sat_id)) choices.set(p.sat_id, { sat_id: p.sat_id, name: p.name });
+  for (const p of items) if (!choices.has(p.sat_id)) choices.set(p.sat_id, { sat_id: p.sat_id, name: p.name });
   return (
     <Shell
       title="Radio"
