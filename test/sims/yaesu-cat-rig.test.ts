@@ -206,6 +206,12 @@ for (const model of ['FT-817', 'FT-818', 'FT-857', 'FT-897'] as YaesuSimModel[])
       await line.quiet(cat.setFreq(146_000_000));
       assert.equal(sim.state.vfoA.freq, 145_800_000);
       sim.faults.silent = false;
+      sim.faults.delayMs = 150;
+      const t0 = Date.now();
+      assert.equal(await ack(line, cat.lock(true)), 'ok');
+      assert.ok(Date.now() - t0 >= 140, `answered after ${Date.now() - t0} ms`);
+      sim.faults.delayMs = 0;
+      await assert.rejects(sim.open(pty.rigPath), /already open/);
       const buf = new Uint8Array(5);
       writeSetFreq(buf, 0, 146_000_000);
       assert.equal(await ack(line, buf), 'ok');

@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
-import { SerialPort } from 'serialport';
+import { openRigEnd, type RigEnd } from './rig-end.js';
+// Big-endian BCD and the CTCSS tones are the same on both makers' wires: one reading of them.
+import { CTCSS_TENTHS, readBcdBE as fromBcd, writeBcdBE as toBcd } from './civ-rig.js';
 
 // A Yaesu FT-817/818/857/897 on the rig end of a pseudo-terminal, speaking the 5-byte CAT. It is
-// an independent reading of the radios' CAT tables and of Hamlib's rigs/yaesu/ft817.c, ft857.c
-// and ft897.c, and shares no code with src/ (see README.md): two VFOs, split, PTT by CAT or by
-// the operator's hand, CTCSS per VFO, the ACK byte, and the radio's refusal of control while it
-// transmits. README.md in this folder documents it.
+// an independent reading of Hamlib's rigs/yaesu/ft817.c, ft857.c and ft897.c and its issue logs,
+// and shares no code with src/ (see README.md): two VFOs, split, PTT by CAT or by the operator's
+// hand, CTCSS per VFO, the ACK byte, and the radio's refusal of control while it transmits.
+// README.md in this folder documents it; docs/decisions/yaesu.md says where it guesses.
 
 export type YaesuSimModel = 'FT-817' | 'FT-818' | 'FT-857' | 'FT-897';
 export type YaesuSimMode = 'LSB' | 'USB' | 'CW' | 'CW-R' | 'AM' | 'WFM' | 'FM' | 'FM-N' | 'DIG' | 'PKT';
@@ -74,12 +75,8 @@ const SET_MODES: Record<number, YaesuSimMode> = { 0x00: 'LSB', 0x01: 'USB', 0x02
 const READ_CODES: Record<YaesuSimMode, number> = { LSB: 0x00, USB: 0x01, CW: 0x02, 'CW-R': 0x03, AM: 0x04, WFM: 0x06, FM: 0x08, 'FM-N': 0x88, DIG: 0x0a, PKT: 0x0c };
 const TONE_MODES_817: Record<number, YaesuSimToneMode> = { 0x8a: 'off', 0x0a: 'dcs', 0x2a: 'ctcss', 0x4a: 'ctcss-enc' };
 const TONE_MODES_857: Record<number, YaesuSimToneMode> = { ...TONE_MODES_817, 0x3a: 'ctcss-dec', 0x0b: 'dcs-dec', 0x0c: 'dcs-enc' };
-/** The 50 standard CTCSS tones, tenths of Hz. */
-const CTCSS_TENTHS = new Set([
-  670, 693, 719, 744, 770, 797, 825, 854, 885, 915, 948, 974, 1000, 1035, 1072, 1109, 1148, 1188, 1230, 1273, 1318, 1365, 1413, 1462, 1514,
-  1567, 1598, 1622, 1655, 1679, 1713, 1738, 1773, 1799, 1835, 1862, 1899, 1928, 1966, 1995, 2035, 2065, 2107, 2181, 2257, 2291, 2336, 2418,
-  2503, 2541,
-]);
+/** The 50 standard CTCSS tones, tenths of Hz (the same list as the Icom radios'). */
+const CTCSS = new Set(CTCSS_TENTHS);
 /** Receive ranges (Hamlib's rx_range_list1 for the FT-817; the FT-857/897 cover the same satellite bands). */
 const RANGES: Array<[number, number]> = [[100_000, 56_000_000], [76_000_000, 108_000_000], [118_000_000, 164_000_000], [420_000_000, 470_000_000]];
 /** EEPROM addresses Hamlib reads: VFO (bit 0), split (bit 7), DIG sub-mode (top 3 bits). */
@@ -89,25 +86,6 @@ const EEPROM = {
 } as const;
 
 const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
-const isDigits = (b: number) => b >> 4 <= 9 && (b & 0x0f) <= 9;
-
-/** Big-endian BCD, two digits a byte; null if a nibble is not a digit. */
-function fromBcd(b: number[]): number | null {
-  if (!b.every(isDigits)) return null;
-  return b.reduce((v, x) => v * 100 + (x >> 4) * 10 + (x & 0x0f), 0);
-}
-
-function toBcd(v: number, n: number): number[] {
-  const out = new Array<number>(n);
-  let rest = v;
-  for (let i = n - 1; i >= 0; i--) {
-    const pair = rest % 100;
-    rest = Math.floor(rest / 100);
-    out[i] = ((pair / 10) | 0) * 16 + (pair % 10);
-  }
-  return out;
-}
-
 const newVfo = (freq: number, mode: YaesuSimMode): YaesuSimVfo => ({ freq, mode, toneMode: 'off', toneHz: 88.5, rxToneHz: 88.5 });
 
 export class YaesuCatSim {
@@ -120,9 +98,8 @@ export class YaesuCatSim {
   readonly faults: YaesuSimFaults = { silent: false, delayMs: 0, garble: false };
   /** The baud rate open() was given (a pty ignores it; the radios take 4800, 9600 or 38400). */
   baudRate = 0;
-  private port: SerialPort | null = null;
+  private port: RigEnd | null = null;
   private pending: number[] = [];
-  private watch: NodeJS.Timeout | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(opts: { model: YaesuSimModel }) {
@@ -175,39 +152,19 @@ export class YaesuCatSim {
   }
 
   /** Opens the rig end of the line; the baud is recorded (a pty ignores it, 8N2 too). */
-  open(path: string, baudRate = 9600): Promise<void> {
-    if (this.port) return Promise.reject(new Error('the simulator is already open'));
-    return new Promise((resolve, reject) => {
-      const p = new SerialPort({ path, baudRate, stopBits: 2, autoOpen: false });
-      p.open((err) => {
-        if (err) return reject(err);
-        this.port = p;
-        this.baudRate = baudRate;
-        this.pending = [];
-        p.on('data', (chunk: Buffer) => this.send(this.feed(chunk)));
-        p.on('error', () => {}); // an unplugged cable: 'close' follows
-        p.on('close', () => {
-          if (this.port === p) void this.close();
-        });
-        // After a pty hangup a read can return 0 bytes for ever (see README): go with the path.
-        this.watch = setInterval(() => {
-          if (!existsSync(path)) void this.close();
-        }, 50);
-        this.watch.unref();
-        resolve();
-      });
-    });
+  async open(path: string, baudRate = 9600): Promise<void> {
+    if (this.port) throw new Error('the simulator is already open');
+    this.pending = [];
+    this.port = await openRigEnd(path, { baudRate, stopBits: 2 }, (chunk) => this.send(this.feed(chunk)), () => void this.close());
+    this.baudRate = baudRate;
   }
 
   close(): Promise<void> {
-    if (this.watch) clearInterval(this.watch);
-    this.watch = null;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     const p = this.port;
     this.port = null;
-    if (!p || !p.isOpen) return Promise.resolve();
-    return new Promise((resolve) => p.close(() => resolve()));
+    return p ? p.close() : Promise.resolve();
   }
 
   /**
@@ -245,9 +202,7 @@ export class YaesuCatSim {
   private send(reply: number[]): void {
     const p = this.port;
     if (!p || reply.length === 0) return;
-    const write = () => {
-      if (p.isOpen) p.write(Buffer.from(reply));
-    };
+    const write = () => p.write(reply);
     if (this.faults.delayMs <= 0) return write();
     const t = setTimeout(() => {
       this.timers.delete(t);
@@ -334,10 +289,10 @@ export class YaesuCatSim {
       case OP.CTCSS_TONE: {
         const tx = fromBcd([p1, p2]);
         const rx = fromBcd([p3, p4]);
-        if (tx === null || !CTCSS_TENTHS.has(tx)) return ack(false);
+        if (tx === null || !CTCSS.has(tx)) return ack(false);
         if (this.family === '857') {
           // The FT-857/897 take P3 P4 as the receive tone and ignore the command without one.
-          if (rx === null || !CTCSS_TENTHS.has(rx)) return ack(false);
+          if (rx === null || !CTCSS.has(rx)) return ack(false);
           this.currentVfo.rxToneHz = rx / 10;
         }
         this.currentVfo.toneHz = tx / 10;
