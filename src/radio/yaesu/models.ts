@@ -4,7 +4,7 @@
 // in the tone-mode codes (the FT-857/897 add decoder-only and encoder-only DCS and a decoder-only
 // CTCSS) and in what they do with the second tone pair of 0B (the FT-857/897 need it, see
 // commands.ts), and the EEPROM addresses of the VFO, split and DIG sub-mode bits differ.
-// Sources: Hamlib rigs/yaesu/ft817.c, ft857.c, ft897.c (4.5.4); the FT-817/857/897 manuals' CAT tables.
+// Sources: Hamlib rigs/yaesu/ft817.c, ft857.c, ft897.c (4.5.4); docs/decisions/yaesu.md.
 
 export const YAESU_MODELS = ['FT-817', 'FT-818', 'FT-857', 'FT-897'] as const;
 export type YaesuModel = (typeof YAESU_MODELS)[number];

@@ -4,7 +4,7 @@
 // (RTTY, PSK, USER-L/U) are a menu setting the CAT cannot set, only read from EEPROM; PKT is FM
 // packet. WFM (broadcast receive) can be read but not set: Hamlib sets none for the FT-817 and
 // maps it to FM for the FT-857, so we refuse it instead of quietly changing it.
-// Sources: Hamlib rigs/yaesu/ft817.c / ft857.c (ncmd table, get_mode); FT-817 manual CAT table.
+// Sources: Hamlib rigs/yaesu/ft817.c / ft857.c (ncmd table, get_mode).
 
 export const YAESU_MODES = ['LSB', 'USB', 'CW', 'CW-R', 'AM', 'WFM', 'FM', 'FM-N', 'DIG', 'PKT'] as const;
 export type YaesuMode = (typeof YAESU_MODES)[number];

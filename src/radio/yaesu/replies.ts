@@ -43,7 +43,7 @@ export interface TxStatus {
   // The rest is valid only while keyed (at rest the radio answers FF): null then.
   /** Bit 6: the radio measures a high SWR. */
   highSwr: boolean | null;
-  /** Bit 5 set: split is on (Hamlib's reading; the FT-817 manual prints the opposite polarity). */
+  /** Bit 5 set: split is on (Hamlib's reading; see docs/decisions/yaesu.md). */
   split: boolean | null;
   /** Bits 0..3: the power meter, 0..15 bars. */
   powerMeter: number | null;
