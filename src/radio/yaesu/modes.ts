@@ -35,10 +35,16 @@ export function setModeCode(name: string): number | null {
   return SET_MODE_CODES[mode] ?? null;
 }
 
-/** The mode byte of a 03 reply -> its mode and narrow flag; null for a code no radio of the family sends. */
-export function readMode(byte: number): { mode: YaesuMode; narrow: boolean } | null {
+// Every mode byte's meaning, built once: the poll loop reads one each tick and gets a shared,
+// frozen answer instead of a new object.
+const READ_TABLE: ReadonlyArray<Readonly<{ mode: YaesuMode; narrow: boolean }> | null> = Array.from({ length: 256 }, (_, byte) => {
   const base = READ_NAMES.get(byte & 0x7f);
   if (base === undefined) return null;
   const narrow = (byte & NARROW_BIT) !== 0;
-  return { mode: base === 'FM' && narrow ? 'FM-N' : base, narrow };
+  return Object.freeze({ mode: base === 'FM' && narrow ? 'FM-N' : base, narrow });
+});
+
+/** The mode byte of a 03 reply -> its mode and narrow flag; null for a code no radio of the family sends. */
+export function readMode(byte: number): Readonly<{ mode: YaesuMode; narrow: boolean }> | null {
+  return READ_TABLE[byte & 0xff] ?? null;
 }

@@ -104,6 +104,7 @@ describe('Yaesu 5-byte CAT commands (Hamlib ft817.c / ft857.c vectors)', () => {
     assert.deepEqual(readMode(0x82), { mode: 'CW', narrow: true });
     assert.deepEqual(readMode(0x06), { mode: 'WFM', narrow: false });
     assert.equal(readMode(0x05), null);
+    assert.equal(readMode(0x01), readMode(0x01), 'one shared answer per byte: nothing allocated per reply');
   });
 });
 
