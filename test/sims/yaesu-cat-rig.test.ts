@@ -224,6 +224,13 @@ for (const model of ['FT-817', 'FT-818', 'FT-857', 'FT-897'] as YaesuSimModel[])
       assert.equal(sim.state.vfoA.freq, 146_100_000);
       assert.deepEqual(sim.feed(cat.setFreq(300_000_000)), [0xf0]);
       assert.equal(sim.state.vfoA.freq, 146_100_000);
+      // Two stray bytes shift the count; single F7 bytes complete it as an F7 read and realign.
+      sim.feed([0x12, 0x34]);
+      let sent = 0;
+      let answer: number[] = [];
+      while (answer.length === 0 && sent < 5) (answer = sim.feed([OP.READ_TX_STATUS])), sent++;
+      assert.deepEqual([sent, answer], [3, [0xff]]);
+      assert.deepEqual(sim.feed(cat.readTxStatus()), [0xff], 'aligned again');
     });
   });
 }
