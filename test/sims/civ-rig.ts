@@ -125,7 +125,7 @@ const MODES_OF: Record<RigKind, SimMode[]> = {
 /** Modes that have a data variant (LSB-D, USB-D, AM-D, FM-D). */
 const DATA_MODES: SimMode[] = ['LSB', 'USB', 'AM', 'FM'];
 /** The 50 standard CTCSS tones, in tenths of a hertz. */
-const CTCSS_TENTHS = [
+export const CTCSS_TENTHS = [
   670, 693, 719, 744, 770, 797, 825, 854, 885, 915, 948, 974, 1000, 1035, 1072, 1109, 1148, 1188, 1230, 1273, 1318, 1365, 1413, 1462, 1514,
   1567, 1598, 1622, 1655, 1679, 1713, 1738, 1773, 1799, 1835, 1862, 1899, 1928, 1966, 1995, 2035, 2065, 2107, 2181, 2257, 2291, 2336, 2418,
   2503, 2541,
@@ -161,12 +161,12 @@ function writeFreq(hz: number): number[] {
 }
 
 /** Big-endian BCD, two digits a byte (squelch 0128 -> 01 28, tone 88.5 Hz -> 00 08 85). */
-function readBcdBE(b: number[]): number | null {
+export function readBcdBE(b: number[]): number | null {
   if (!b.every(isDigitPair)) return null;
   return b.reduce((v, x) => v * 100 + (x >> 4) * 10 + (x & 0x0f), 0);
 }
 
-function writeBcdBE(v: number, bytes: number): number[] {
+export function writeBcdBE(v: number, bytes: number): number[] {
   const out = new Array<number>(bytes);
   let rest = v;
   for (let i = bytes - 1; i >= 0; i--) {
