@@ -1,4 +1,4 @@
-import { asciiBytes } from './line-reader.js';
+import { asciiBytes } from '../../links/line-reader.js';
 import { outOfRange, type Encoded } from './encoded.js';
 
 // Hamlib rotctld's TCP protocol, the client side (what Hamlib's own NET rotctl backend,
