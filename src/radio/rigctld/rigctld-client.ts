@@ -43,6 +43,16 @@ export interface RigctldInfo {
   dump: RigDump;
   /** The VFO "S 1 <vfo>" named on open. */
   txVfo: HamlibVfo;
+  /** Hamlib's refusal of that S (a rig without split), or null when split is on. */
+  splitRefused: RigctldRejected | null;
+}
+
+/** A catch that turns Hamlib's refusal into a value and passes every other error on. */
+function refusedAs<T>(value: T | ((e: RigctldRejected) => T)): (err: unknown) => T {
+  return (err) => {
+    if (!(err instanceof RigctldRejected)) throw err;
+    return typeof value === 'function' ? (value as (e: RigctldRejected) => T)(err) : value;
+  };
 }
 
 export interface RigctldStats {
@@ -94,12 +104,14 @@ export class RigctldClient {
 
   /** The opening conversation: the VFO dialect, the rig's dump, then split on with the sub VFO. */
   async hello(): Promise<RigctldInfo> {
-    const vfoArg = await this.send(encode.chkVfo());
+    // A daemon that refuses \chk_vfo (SDRangel's emulation answered RPRT -4) has no --vfo mode.
+    const vfoArg = await this.send(encode.chkVfo()).catch(refusedAs(false));
     this.dialect = { vfoArg };
     const dump = await this.send(encode.dumpState());
     const txVfo = this.o.txVfo ?? subVfo(dump);
-    await this.send(encode.setSplit(this.dialect, true, txVfo));
-    this.info_ = { vfoArg, dump, txVfo };
+    // A rig without split refuses S: the connection still serves receive, and the driver reads why.
+    const splitRefused = await this.send(encode.setSplit(this.dialect, true, txVfo)).then(() => null, refusedAs<RigctldRejected>((e) => e));
+    this.info_ = { vfoArg, dump, txVfo, splitRefused };
     return this.info_;
   }
 

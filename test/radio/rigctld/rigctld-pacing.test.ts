@@ -22,7 +22,11 @@ class ScriptedRigctld {
   private server!: Server;
   private sock: Socket | null = null;
   port = 0;
-  constructor(private readonly vfos = VFOB) {}
+  constructor(
+    private readonly vfos = VFOB,
+    /** What it answers to \chk_vfo and to the opening's S. */
+    private readonly opening = { chkVfo: '0\n', split: 'RPRT 0\n' },
+  ) {}
 
   async start(): Promise<void> {
     this.server = createServer((sock) => {
@@ -34,9 +38,9 @@ class ScriptedRigctld {
           const line = buf.slice(0, i);
           buf = buf.slice(i + 1);
           this.lines.push(line);
-          if (line === '\\chk_vfo') sock.write('0\n');
+          if (line === '\\chk_vfo') sock.write(this.opening.chkVfo);
           else if (line === '\\dump_state') sock.write(dump(this.vfos));
-          else if (this.lines.length === 3) sock.write('RPRT 0\n'); // the opening's S
+          else if (this.lines.length === 3) sock.write(this.opening.split);
         }
       });
       sock.on('error', () => {});
@@ -88,6 +92,19 @@ describe('rigctld client queue and faults', () => {
     assert.equal(main.lines[2], 'S 1 Sub', 'a Main/Sub rig splits to Sub');
     await r2.close();
     await main.stop();
+  });
+
+  it('a daemon that refuses \\chk_vfo has no VFO mode, and a rig that refuses split still opens, saying so', async () => {
+    daemon = new ScriptedRigctld(VFOB, { chkVfo: 'RPRT -4\n', split: 'RPRT -11\n' });
+    await daemon.start();
+    rig = await open();
+    assert.deepEqual(daemon.lines, ['\\chk_vfo', '\\dump_state', 'S 1 VFOB']);
+    assert.equal(rig.info?.vfoArg, false);
+    assert.equal(rig.info?.splitRefused?.code, -11);
+    const f = rig.setFreq(145_800_000);
+    await daemon.waitCommands(1);
+    daemon.reply('RPRT 0\n');
+    await f;
   });
 
   it('paces a tracking loop behind slow CAT: one F in flight, one waiting, the newest value sent', async () => {
