@@ -1,8 +1,8 @@
-import { HamlibError, type HamlibErrorCode } from './protocol/errors.js';
+import { HamlibError, type HamlibErrorCode } from '../ham/hamlib/errors.js';
 import type { Outcome } from './protocol/reply.js';
 import type { HamlibRequest } from './protocol/request.js';
-import { formatFreqHz, parseFreqHz, parseInteger } from './protocol/values.js';
-import type { HamlibVfo } from './protocol/vocab.js';
+import { formatFreqHz, parseFreqHz, parseInteger } from '../ham/hamlib/values.js';
+import type { HamlibVfo } from '../ham/hamlib/vocab.js';
 import { rprtOf } from './station-errors.js';
 import { HAMLIB_MODES, hamlibModeOf, stationModeOf } from './station-modes.js';
 import { passbandOf, rigDescriptionOf } from './rig-description.js';

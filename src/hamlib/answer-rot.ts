@@ -1,7 +1,7 @@
-import { HamlibError } from './protocol/errors.js';
+import { HamlibError } from '../ham/hamlib/errors.js';
 import type { Outcome } from './protocol/reply.js';
 import type { HamlibRequest } from './protocol/request.js';
-import { formatDeg, parseInteger, parseNumber } from './protocol/values.js';
+import { formatDeg, parseInteger, parseNumber } from '../ham/hamlib/values.js';
 import { rprtOf } from './station-errors.js';
 import type { ExternalRotator } from './station-equipment.js';
 

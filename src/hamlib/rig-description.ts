@@ -1,5 +1,5 @@
 import { RIGCTLD_VERSION, type FreqRange, type RigDescription } from './protocol/dump-state.js';
-import type { HamlibMode, HamlibVfo } from './protocol/vocab.js';
+import type { HamlibMode, HamlibVfo } from '../ham/hamlib/vocab.js';
 import { HAMLIB_MODES } from './station-modes.js';
 
 // What \dump_state tells a client about the station's rig, by the configured model: Hamlib's own

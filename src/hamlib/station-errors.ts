@@ -1,4 +1,4 @@
-import { HamlibError, type HamlibErrorCode } from './protocol/errors.js';
+import { HamlibError, type HamlibErrorCode } from '../ham/hamlib/errors.js';
 
 // The station's refusals and faults as Hamlib's RPRT codes, one mapping for rigctld's answers
 // (answer-rig.ts) and rotctld's (answer-rot.ts). The radio and rotator areas throw the station's

@@ -1,5 +1,5 @@
 import { RIG_MODES, type RigMode } from '../radio/radio-api.js';
-import { parseMode, type HamlibMode } from './protocol/vocab.js';
+import { parseMode, type HamlibMode } from '../ham/hamlib/vocab.js';
 
 // The modes the station sets (the radio's RIG_MODES, spelled as the radios' displays spell them)
 // in Hamlib's spelling and back. The list is the radio's; only the spelling is Hamlib's: a data

@@ -4,11 +4,11 @@ import { execFile, spawnSync } from 'node:child_process';
 import { startLineServer, type LineServer } from '../../src/hamlib/line-server.js';
 import { newRigSession, serveRigLine, serveRotLine, type RigSession, type RotDescription } from '../../src/hamlib/protocol/serve-line.js';
 import type { RigDescription } from '../../src/hamlib/protocol/dump-state.js';
-import { HamlibError } from '../../src/hamlib/protocol/errors.js';
+import { HamlibError } from '../../src/ham/hamlib/errors.js';
 import type { Outcome } from '../../src/hamlib/protocol/reply.js';
 import type { HamlibRequest } from '../../src/hamlib/protocol/request.js';
-import { formatDeg, formatFreqHz, parseFreqHz, parseInteger, parseNumber } from '../../src/hamlib/protocol/values.js';
-import { parseMode, parseVfo } from '../../src/hamlib/protocol/vocab.js';
+import { formatDeg, formatFreqHz, parseFreqHz, parseInteger, parseNumber } from '../../src/ham/hamlib/values.js';
+import { parseMode, parseVfo } from '../../src/ham/hamlib/vocab.js';
 
 // Hamlib's own clients (Debian's libhamlib-utils: rigctl -m 2 and rotctl -m 2, the NET backends
 // WSJT-X and many loggers use) against the line server answering with the protocol module. The

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RIG_TABLE, ROT_TABLE, newRigSession, serveRigLine, serveRotLine } from '../../src/hamlib/protocol/serve-line.js';
 import { rigDumpState, rotDumpState, type RigDescription } from '../../src/hamlib/protocol/dump-state.js';
-import { HamlibError } from '../../src/hamlib/protocol/errors.js';
+import { HamlibError } from '../../src/ham/hamlib/errors.js';
 import type { Outcome } from '../../src/hamlib/protocol/reply.js';
 import { parseRequestLine, type HamlibRequest } from '../../src/hamlib/protocol/request.js';
 

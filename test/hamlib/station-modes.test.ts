@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RIG_MODES } from '../../src/radio/schemas.js';
 import { HAMLIB_MODES, hamlibModeOf, stationModeOf } from '../../src/hamlib/station-modes.js';
-import { parseMode } from '../../src/hamlib/protocol/vocab.js';
+import { parseMode } from '../../src/ham/hamlib/vocab.js';
 
 // The Hamlib servers set and report the radio's own modes: one list (the radio's RIG_MODES), of
 // which hamlib/ only chooses the spelling.

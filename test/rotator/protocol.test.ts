@@ -4,7 +4,7 @@ import * as gs232 from '../../src/rotator/protocol/gs232.js';
 import * as easycomm from '../../src/rotator/protocol/easycomm2.js';
 import * as rot2prog from '../../src/rotator/protocol/rot2prog.js';
 import * as rotctl from '../../src/rotator/protocol/rotctl-line.js';
-import { LineReader } from '../../src/rotator/protocol/line-reader.js';
+import { LineReader } from '../../src/links/line-reader.js';
 import type { Encoded } from '../../src/rotator/protocol/encoded.js';
 
 // The codecs without I/O: the exact bytes of each command (from the manuals and Hamlib's

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 
-// Hamlib's real rotctld with its dummy rotator (-m 1) on a free loopback port: the peer our
-// rotctld client is checked against (driver-rotctld.test.ts, rotator-routes.test.ts).
+// Hamlib's real daemons on a free loopback port: rotctld with its dummy rotator (-m 1), the peer our
+// rotctld client is checked against (driver-rotctld.test.ts, rotator-routes.test.ts), and rigctld
+// for the rigctld client (test/radio/rigctld/).
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,19 +31,25 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /**
- * Starts rotctld and resolves once it accepts a connection. The probe connects: a probe that
- * binds the port (as this once did) can hold it at the moment rotctld binds, and rotctld then
- * exits with status 1, the more often the busier the machine. Its exit ends the wait at once.
+ * Starts a Hamlib daemon (rotctld, rigctld) and resolves once it accepts a connection. The probe
+ * connects: a probe that binds the port (as this once did) can hold it at the moment the daemon
+ * binds, and the daemon then exits with status 1, the more often the busier the machine. Its exit
+ * ends the wait at once.
  */
-export async function startRotctld(port: number): Promise<ChildProcess> {
-  const proc = spawn('rotctld', ['-m', '1', '-T', '127.0.0.1', '-t', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startHamlibDaemon(program: string, args: string[], port: number): Promise<ChildProcess> {
+  const proc = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   for (let i = 0; i < 100; i++) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`rotctld exited (${proc.exitCode ?? proc.signalCode}): ${stderr.trim()}`);
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${program} exited (${proc.exitCode ?? proc.signalCode}): ${stderr.trim()}`);
     if (await accepts(port)) return proc;
     await sleep(20);
   }
   proc.kill();
-  throw new Error(`rotctld did not start listening: ${stderr.trim()}`);
+  throw new Error(`${program} did not start listening: ${stderr.trim()}`);
+}
+
+/** rotctld with its dummy rotator (-m 1) on 127.0.0.1:port. */
+export function startRotctld(port: number): Promise<ChildProcess> {
+  return startHamlibDaemon('rotctld', ['-m', '1', '-T', '127.0.0.1', '-t', String(port)], port);
 }

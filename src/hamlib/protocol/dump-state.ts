@@ -1,4 +1,4 @@
-import { modeMask, PttType, vfoMask, type HamlibMode, type HamlibVfo, type PttTypeName } from './vocab.js';
+import { modeMask, PttType, vfoMask, type HamlibMode, type HamlibVfo, type PttTypeName } from '../../ham/hamlib/vocab.js';
 
 // \dump_state, the capabilities a Hamlib network client loads when it opens (netrigctl_open
 // and netrotctl_open in Hamlib 4.5 read it line by line, and fail the open on a short or

@@ -1,5 +1,5 @@
-import type { CommandSpec } from './commands.js';
-import type { HamlibErrorCode } from './errors.js';
+import type { CommandSpec } from '../../ham/hamlib/commands.js';
+import type { HamlibErrorCode } from '../../ham/hamlib/errors.js';
 import type { ExtPrefix, HamlibRequest, ParsedLine } from './request.js';
 
 // Replies as Hamlib 4.5's rigctld and rotctld write them (rigctl_parse.c / rotctl_parse.c, the

@@ -1,6 +1,6 @@
-import { QUIT_WORDS, type CommandSpec } from './commands.js';
-import { HamlibError, type HamlibErrorCode } from './errors.js';
-import { parseVfo, type HamlibVfo } from './vocab.js';
+import { QUIT_WORDS, type CommandSpec } from '../../ham/hamlib/commands.js';
+import { HamlibError, type HamlibErrorCode } from '../../ham/hamlib/errors.js';
+import { parseVfo, type HamlibVfo } from '../../ham/hamlib/vocab.js';
 
 // One request line of rigctld/rotctld to a request, or to why it is none. Never throws.
 //

@@ -1,9 +1,9 @@
-import { RIG_COMMANDS, ROT_COMMANDS } from './commands.js';
+import { RIG_COMMANDS, ROT_COMMANDS } from '../../ham/hamlib/commands.js';
 import { rigDumpCaps, rigDumpState, rotDumpState, type DumpStateLimits, type RigDescription } from './dump-state.js';
-import { HamlibError } from './errors.js';
+import { HamlibError } from '../../ham/hamlib/errors.js';
 import { formatInvalid, formatReply, rprt, type Outcome } from './reply.js';
 import { CommandTable, parseRequestLine, type HamlibRequest } from './request.js';
-import { parseInteger } from './values.js';
+import { parseInteger } from '../../ham/hamlib/values.js';
 
 // Hamlib's network line protocol, the daemon side, over the rest of protocol/ (commands, request
 // parsing, replies, values, \dump_state): what rigctld (TCP 4532) and rotctld (4533) of Hamlib 4.5

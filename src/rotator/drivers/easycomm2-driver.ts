@@ -1,4 +1,4 @@
-import { LineReader } from '../protocol/line-reader.js';
+import { LineReader } from '../../links/line-reader.js';
 import { encodeGoto, encodeQueryAz, encodeQueryEl, encodeStop, parseReply } from '../protocol/easycomm2.js';
 import type { Clock } from '../../util/clock.js';
 import { Exchange, type Io } from './exchange.js';

@@ -1,4 +1,4 @@
-import { LineReader } from '../protocol/line-reader.js';
+import { LineReader } from '../../links/line-reader.js';
 import { encodeGoto, encodeReadPosition, encodeStop, parseReply, type Gs232Variant } from '../protocol/gs232.js';
 import type { Clock } from '../../util/clock.js';
 import { Exchange } from './exchange.js';

@@ -1,4 +1,4 @@
-import { LineReader } from '../protocol/line-reader.js';
+import { LineReader } from '../../links/line-reader.js';
 import {
   DumpStateReader,
   classifyLine,

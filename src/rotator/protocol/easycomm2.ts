@@ -1,4 +1,4 @@
-import { asciiBytes } from './line-reader.js';
+import { asciiBytes } from '../../links/line-reader.js';
 import { outOfRange, type Encoded } from './encoded.js';
 
 // EasyComm II (WiSP's rotator standard; SatNOGS rotator firmware and many homebrew controllers).

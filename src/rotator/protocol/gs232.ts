@@ -1,4 +1,4 @@
-import { asciiBytes } from './line-reader.js';
+import { asciiBytes } from '../../links/line-reader.js';
 import { outOfRange, type Encoded } from './encoded.js';
 
 // Yaesu GS-232A and GS-232B computer control (and the many controllers that emulate them, e.g.

@@ -1,4 +1,5 @@
-import { asciiBytes } from './line-reader.js';
+import { hamlibErrorText } from '../../ham/hamlib/errors.js';
+import { asciiBytes } from '../../links/line-reader.js';
 import { outOfRange, type Encoded } from './encoded.js';
 
 // Hamlib rotctld's TCP protocol, the client side (what Hamlib's own NET rotctl backend,
@@ -44,11 +45,8 @@ export function classifyLine(line: string): RotctlLine {
   return { kind: 'text', text };
 }
 
-/** Hamlib's names for the error codes rotctld returns (hamlib/rig.h, enum rig_errcode_e). */
-const HAMLIB_ERRORS = ['ok', 'invalid parameter', 'invalid configuration', 'memory shortage', 'not implemented', 'communication timed out', 'IO error', 'internal Hamlib error', 'protocol error', 'command rejected', 'truncated', 'not available', 'target VFO unaccessible', 'communication bus error', 'communication bus collision', 'NULL argument', 'invalid VFO', 'argument out of domain'];
-
 export function rprtMessage(code: number): string {
-  return `rotctld answered RPRT ${code} (${HAMLIB_ERRORS[Math.abs(code)] ?? 'unknown error'})`;
+  return `rotctld answered RPRT ${code} (${hamlibErrorText(code)})`;
 }
 
 export interface RotctldLimits {

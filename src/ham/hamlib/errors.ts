@@ -31,3 +31,10 @@ export const HamlibError = {
 } as const;
 
 export type HamlibErrorCode = (typeof HamlibError)[keyof typeof HamlibError];
+
+/** What each code means, in Hamlib's words (rigerror_table in src/misc.c), shortened; index is -code. */
+const HAMLIB_ERROR_TEXT = ['ok', 'invalid parameter', 'invalid configuration', 'memory shortage', 'not implemented', 'communication timed out', 'IO error', 'internal Hamlib error', 'protocol error', 'command rejected', 'truncated', 'not available', 'target VFO unaccessible', 'communication bus error', 'communication bus collision', 'NULL argument', 'invalid VFO', 'argument out of domain', 'deprecated', 'security error', 'rig not powered on'];
+
+export function hamlibErrorText(code: number): string {
+  return HAMLIB_ERROR_TEXT[Math.abs(code)] ?? 'unknown error';
+}

@@ -1,4 +1,4 @@
-// Byte stream to text lines, for the ASCII rotator protocols (GS-232, EasyComm, rotctld).
+// Byte stream to text lines, for the ASCII protocols on a byte link (GS-232, EasyComm, rotctld, rigctld).
 // Serial and TCP reads split a reply anywhere, so bytes are held until a terminator. CR, LF and
 // CR LF all end a line (GS-232A answers with CR LF or LF, GS-232B with CR LF, EasyComm with LF,
 // rotctld with LF); empty lines are not delivered. A line longer than maxLineBytes is dropped
