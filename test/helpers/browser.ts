@@ -35,7 +35,7 @@ export async function launch(): Promise<Browser> {
 
 /** What a page did wrong while loaded: console errors, uncaught exceptions, failed requests. */
 export interface PageProblems {
-  errors: string[];
+  readonly errors: string[];
 }
 
 /** A page in a fresh context that records its console errors and failed requests. */
@@ -45,26 +45,32 @@ export async function openPage(
 ): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, deviceScaleFactor: opts.deviceScaleFactor ?? 1, serviceWorkers: opts.serviceWorkers ?? 'block' });
   const page = await context.newPage();
-  const problems: PageProblems = { errors: [] };
+  // Each problem with the document that saw it. A request aborted (net::ERR_ABORTED) counts only
+  // while the document that issued it is still the page's: a poll in flight when a reload, a link
+  // or a form submit replaces the document is cancelled by that navigation, not by a fault. Decided
+  // when the errors are read, since Chromium may report the abort before the new document commits.
+  const seen: { text: string; abortedIn?: number }[] = [];
+  let documentNo = 0;
+  const issuedIn = new WeakMap<Request, number>();
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) documentNo++;
+  });
+  page.on('request', (r) => issuedIn.set(r, documentNo));
+  const problems: PageProblems = {
+    get errors() {
+      return seen.filter((p) => p.abortedIn === undefined || p.abortedIn === documentNo).map((p) => p.text);
+    },
+  };
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error') seen.push({ text: `console: ${m.text()}` });
   });
-  page.on('pageerror', (e) => problems.errors.push(`exception: ${e.message}`));
-  // A poll in flight when the test reloads or navigates is aborted by the navigation: not a fault.
-  const issued = new WeakMap<Request, number>();
-  let requests = 0;
-  let lastNavigation = -1;
-  page.on('request', (r) => {
-    issued.set(r, requests++);
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastNavigation = issued.get(r)!;
-  });
+  page.on('pageerror', (e) => seen.push({ text: `exception: ${e.message}` }));
   page.on('requestfailed', (r) => {
     const error = r.failure()?.errorText ?? '';
-    if (error === 'net::ERR_ABORTED' && (issued.get(r) ?? Infinity) < lastNavigation) return;
-    problems.errors.push(`request failed: ${r.method()} ${r.url()} ${error}`);
+    seen.push({ text: `request failed: ${r.method()} ${r.url()} ${error}`, abortedIn: error === 'net::ERR_ABORTED' ? issuedIn.get(r) : undefined });
   });
   page.on('response', (r) => {
-    if (r.status() >= 400) problems.errors.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+    if (r.status() >= 400) seen.push({ text: `HTTP ${r.status()}: ${r.request().method()} ${r.url()}` });
   });
   return { context, page, problems };
 }
