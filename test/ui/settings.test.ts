@@ -13,6 +13,12 @@ const skip = browserSkipReason() ?? false;
 /** A 400 this test provokes on purpose is not a page problem. */
 const unexpected = (errors: string[]) => errors.filter((e) => !/status of 400|HTTP 400/.test(e));
 
+/** Opens a settings group (the page shows one at a time) and waits for its code to load. */
+async function open(page: Page, group: string): Promise<void> {
+  await page.evaluate((h) => (location.hash = h), group);
+  await page.locator(`section[data-group="${group}"][data-loaded="true"]`).waitFor();
+}
+
 describe('settings page', { skip }, () => {
   let s: TestServer;
   let src: SourceServer;
@@ -37,19 +43,24 @@ describe('settings page', { skip }, () => {
     await src?.close();
   });
 
-  it('loads every group with no console error or failed request', async () => {
+  it('loads every group with no console error or failed request, every input labelled', async () => {
     await page.goto(s.base + '/settings', { waitUntil: 'networkidle' });
     await page.locator('[data-resolved]').waitFor();
-    for (const form of ['settings/timezone', 'settings/iss-display-mode', 'settings/gps', 'datasets/sources', 'network', 'settings/developer-overrides']) {
-      await page.locator(`[data-form="/api/v1/${form}"] .field`).first().waitFor();
+    const forms: Record<string, string[]> = { display: ['settings/timezone', 'settings/iss-display-mode'], gps: ['settings/gps'], catalog: ['datasets/sources'], network: ['network'], developer: ['settings/developer-overrides'] };
+    for (const [group, list] of Object.entries(forms)) {
+      await open(page, group);
+      for (const form of list) await page.locator(`[data-form="/api/v1/${form}"] .field`).first().waitFor();
+      if (group === 'catalog') {
+        await page.locator('[data-snapshots]').waitFor();
+        await page.locator('[data-catalog-state]').waitFor();
+      }
+      const unlabelled = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML.slice(0, 80)),
+      );
+      assert.deepEqual(unlabelled, [], `${group}: every input has a label`);
     }
-    await page.locator('[data-snapshots]').waitFor();
-    await page.locator('[data-catalog-state]').waitFor();
     assert.deepEqual(errors, []);
-    const unlabelled = await page.evaluate(() =>
-      Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML.slice(0, 80)),
-    );
-    assert.deepEqual(unlabelled, [], 'every input has a label');
+    await open(page, 'location');
   });
 
   it('adds and selects a location profile; the resolved location follows', async () => {
@@ -79,6 +90,7 @@ describe('settings page', { skip }, () => {
     assert.equal(await page.locator('#loc-lat').getAttribute('aria-describedby'), 'loc-lat-err');
     assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'bad'));
 
+    await open(page, 'display');
     const tz = page.locator('[data-form="/api/v1/settings/timezone"]');
     await tz.locator('input').fill('Mars/Base');
     await tz.getByRole('button', { name: 'Save' }).click();
@@ -93,6 +105,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('removes a profile only after a confirming second press', async () => {
+    await open(page, 'location');
     await page.locator('[data-profile="default"]').getByRole('button', { name: 'Select' }).click();
     await page.locator('[data-profile="default"] .badge').waitFor();
     const remove = page.locator('[data-profile="field"]').getByRole('button');
@@ -141,6 +154,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('changes GPS settings through the schema-bound form', async () => {
+    await open(page, 'gps');
     const gps = page.locator('[data-form="/api/v1/settings/gps"]');
     await gps.locator('select').first().selectOption('serial');
     await gps.getByLabel('Serial device').fill('/dev/ttyACM0');
@@ -157,6 +171,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('sets tri-state developer overrides', async () => {
+    await open(page, 'developer');
     const dev = page.locator('[data-form="/api/v1/settings/developer-overrides"]');
     await dev.getByLabel('Enabled').check();
     await dev.getByLabel('Force scene').selectOption('pass');
@@ -174,6 +189,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('edits catalog sources, refreshes and shows each source’s outcome', async () => {
+    await open(page, 'catalog');
     const form = page.locator('[data-form="/api/v1/datasets/sources"]');
     await form.locator('textarea').fill(`${src.base}/amateur.json\n${src.base}/gone.json`);
     await form.getByRole('button', { name: 'Save' }).click();
@@ -209,6 +225,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('sets the rig up for Wi-Fi; the password is never shown back and a resave keeps it', async () => {
+    await open(page, 'radio');
     const form = page.locator('[data-form="/api/v1/settings/radio"]');
     await form.scrollIntoViewIfNeeded();
     await form.locator('.field').first().waitFor();
@@ -277,6 +294,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('shows only the fields of the chosen APRS transport, with the rigs named', async () => {
+    await open(page, 'aprs');
     const form = page.locator('[data-form="/api/v1/settings/aprs"]', { has: page.getByRole('heading', { name: 'Transport and PTT' }) });
     await form.locator('.field').first().waitFor();
     const shown = async (label: string) => page.locator('#aprs').getByLabel(label, { exact: true }).count();
