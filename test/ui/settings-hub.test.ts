@@ -137,5 +137,14 @@ for (const mode of [
         assert.ok(r.top < vp.height && r.bottom > 0, `the list is on screen at ${vp.name}`);
       });
     });
+
+    it('says whether the station is open once, on the access group too', async () => {
+      await atEverySize(env.browser, async (page, vp) => {
+        await open(page, env.s.base, 'access');
+        assert.deepEqual(await page.locator('.badge').filter({ hasText: /^open$/ }).allInnerTexts(), ['open']);
+        assert.match(await page.locator('[data-access]').innerText(), /Anyone who can reach this appliance can change settings/);
+        await screenshot(page, `settings-access-once-${tag}-${vp.name}`);
+      });
+    });
   });
 }
