@@ -146,5 +146,24 @@ for (const mode of [
         await screenshot(page, `settings-access-once-${tag}-${vp.name}`);
       });
     });
+
+    it('adds a location by its name: the id is made from it, unique', async () => {
+      const ids: string[] = [];
+      await atEverySize(env.browser, async (page, vp) => {
+        await open(page, env.s.base, 'location');
+        const form = page.locator('form.add-profile');
+        assert.equal(await form.getByLabel('Id', { exact: true }).count(), 0, 'no id to invent');
+        await form.getByLabel('Name', { exact: true }).fill('Field day, Hügel');
+        await form.getByLabel('Latitude (°)').fill('48.1371');
+        await form.getByLabel('Longitude (°)').fill('11.5754');
+        await form.getByRole('button', { name: 'Add and select' }).click();
+        await page.getByRole('status').filter({ hasText: 'Added and selected Field day, Hügel' }).waitFor();
+        const id = (await env.s.get('/api/v1/location')).body.state.selected_profile_id;
+        ids.push(id);
+        await page.locator(`[data-profile="${id}"]`).scrollIntoViewIfNeeded();
+        await screenshot(page, `settings-location-added-${tag}-${vp.name}`);
+      });
+      assert.deepEqual(ids, ['field-day-hugel', 'field-day-hugel-2', 'field-day-hugel-3']);
+    });
   });
 }

@@ -64,7 +64,6 @@ describe('settings page', { skip }, () => {
   });
 
   it('adds and selects a location profile; the resolved location follows', async () => {
-    await page.fill('#loc-id', 'field');
     await page.fill('#loc-name', 'Field day');
     await page.fill('#loc-lat', '48.1371');
     await page.fill('#loc-lon', '11.5754');
@@ -72,14 +71,13 @@ describe('settings page', { skip }, () => {
     await page.getByRole('button', { name: 'Add and select' }).click();
     await page.locator('[data-resolved]', { hasText: '48.1371' }).waitFor();
     const loc = (await s.get('/api/v1/location')).body;
-    assert.equal(loc.state.selected_profile_id, 'field');
+    assert.equal(loc.state.selected_profile_id, 'field-day', 'its id made from its name');
     assert.deepEqual(loc.resolved, { source: 'manual', lat: 48.1371, lon: 11.5754, alt_m: 520, locator: 'JN58sd' });
     assert.equal(await page.locator('[data-locator]').innerText(), 'JN58sd', "the station's locator is shown");
     assert.deepEqual(unexpected(errors), []);
   });
 
   it('shows the API message under the field it names, and saves nothing', async () => {
-    await page.fill('#loc-id', 'bad');
     await page.fill('#loc-name', 'Bad');
     await page.fill('#loc-lat', '123');
     await page.fill('#loc-lon', '0');
@@ -108,14 +106,14 @@ describe('settings page', { skip }, () => {
     await open(page, 'location');
     await page.locator('[data-profile="default"]').getByRole('button', { name: 'Select' }).click();
     await page.locator('[data-profile="default"] .badge').waitFor();
-    const remove = page.locator('[data-profile="field"]').getByRole('button');
+    const remove = page.locator('[data-profile="field-day"]').getByRole('button');
     await remove.filter({ hasText: 'Remove' }).click();
     await page.keyboard.press('Escape');
     await remove.filter({ hasText: /^Remove$/ }).waitFor();
     await remove.filter({ hasText: 'Remove' }).click();
     assert.equal((await s.get('/api/v1/location')).body.state.profiles.length, 2, 'one press does nothing');
-    await page.locator('[data-profile="field"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
-    await page.locator('[data-profile="field"]').waitFor({ state: 'detached' });
+    await page.locator('[data-profile="field-day"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
+    await page.locator('[data-profile="field-day"]').waitFor({ state: 'detached' });
     assert.deepEqual((await s.get('/api/v1/location')).body.state.profiles.map((p: { id: string }) => p.id), ['default']);
   });
 
@@ -123,7 +121,6 @@ describe('settings page', { skip }, () => {
     const form = page.locator('form.add-profile');
     await form.getByLabel('Maidenhead locator').check();
     assert.equal(await form.getByLabel('Latitude (°)').count(), 0, 'coordinates give way to the locator');
-    await page.fill('#loc-id', 'cam');
     await page.fill('#loc-name', 'Cambridge');
     await form.getByLabel('Locator', { exact: true }).fill('jo02xx9');
     await form.getByRole('button', { name: 'Add and select' }).click();
@@ -131,14 +128,14 @@ describe('settings page', { skip }, () => {
     await err.waitFor();
     assert.match(await err.innerText(), /Maidenhead locator of 4, 6 or 8 characters/);
     assert.equal(await form.getByLabel('Locator', { exact: true }).getAttribute('aria-invalid'), 'true');
-    assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'cam'), 'nothing saved');
+    assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'cambridge'), 'nothing saved');
 
     await form.getByLabel('Locator', { exact: true }).fill('jo02BF');
     await form.getByLabel('Altitude (m)').fill('12');
     await form.getByRole('button', { name: 'Add and select' }).click();
     await page.locator('[data-resolved]', { hasText: '52.2292' }).waitFor();
     assert.equal(await page.locator('[data-locator]').innerText(), 'JO02bf');
-    assert.equal(await page.locator('[data-profile="cam"] [data-profile-locator]').innerText(), 'JO02bf');
+    assert.equal(await page.locator('[data-profile="cambridge"] [data-profile-locator]').innerText(), 'JO02bf');
     assert.equal(await page.locator('[data-profile="default"] [data-profile-locator]').innerText(), 'IO91xl', 'every profile shows its locator');
     const loc = (await s.get('/api/v1/location')).body;
     assert.deepEqual(loc.resolved, { source: 'manual', lat: 52.229167, lon: 0.125, alt_m: 12, locator: 'JO02bf' });
