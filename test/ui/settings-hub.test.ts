@@ -165,5 +165,17 @@ for (const mode of [
       });
       assert.deepEqual(ids, ['field-day-hugel', 'field-day-hugel-2', 'field-day-hugel-3']);
     });
+
+    it('/login on an open station links to Settings → Operator access, which opens that group', async () => {
+      await atEverySize(env.browser, async (page, vp) => {
+        await page.goto(env.s.base + '/login');
+        const link = page.getByRole('link', { name: 'Settings → Operator access' });
+        await link.waitFor();
+        await screenshot(page, `login-open-${tag}-${vp.name}`);
+        await link.click();
+        await shown(page, group('access'));
+        assert.equal(new URL(page.url()).pathname + new URL(page.url()).hash, '/settings#access');
+      });
+    });
   });
 }
