@@ -45,11 +45,17 @@ if (flag('--if-stale')) {
 }
 
 const sizes = [];
-/** Notes a built file's raw and gzip size (with its budget, if any) and returns the gzip size. */
-const record = (file, budget) => {
-  const buf = readFileSync(file);
-  const gz = gzipSync(buf).length;
-  sizes.push([relative(root, file), buf.length, gz, budget]);
+/**
+ * Notes a built file's raw and gzip size (with its budget, if any) and returns the gzip size.
+ * A list is a script and the chunks it imports: one line, their sizes summed (each gzipped alone,
+ * as each is served).
+ */
+const record = (files, budget) => {
+  const list = [files].flat();
+  const bufs = list.map((f) => readFileSync(f));
+  const gz = bufs.reduce((n, b) => n + gzipSync(b).length, 0);
+  const label = relative(root, list[0]) + (list.length > 1 ? ` +${list.length - 1} chunk${list.length > 2 ? 's' : ''}` : '');
+  sizes.push([label, bufs.reduce((n, b) => n + b.length, 0), gz, budget]);
   return gz;
 };
 
@@ -163,14 +169,29 @@ async function uiPlugins() {
   return plugins;
 }
 
+/**
+ * Pages whose settings groups load on demand: built with code splitting, so each group
+ * (ui/components/settings/groups/*) is a chunk of its own that the page imports when the group
+ * is opened, and what they share (Preact, the forms) is a chunk too.
+ */
+const SPLIT_PAGES = ['settings.tsx', 'lite-settings.tsx'];
+const GROUP_DIR = 'ui/components/settings/groups/';
+
+/** `file` and every chunk it imports statically (what loading it costs), in load order. */
+function closure(outputs, file, seen = new Set()) {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const deps = outputs[file].imports.filter((i) => i.kind === 'import-statement').flatMap((i) => closure(outputs, i.path, seen));
+  return [file, ...deps];
+}
+
 async function buildUi() {
   const uiOut = join(dist, 'ui');
   rmSync(uiOut, { recursive: true, force: true });
   const pages = readdirSync(join(root, 'ui/pages')).filter((f) => f.endsWith('.tsx'));
   const common = { bundle: true, minify: true, legalComments: 'none', logLevel: 'warning', target: ['es2020', 'chrome90', 'firefox90', 'safari14'] };
-  const result = await build({
+  const pageOptions = {
     ...common,
-    entryPoints: pages.map((p) => join(root, 'ui/pages', p)),
     outdir: uiOut,
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
@@ -179,22 +200,49 @@ async function buildUi() {
     jsxImportSource: 'preact',
     metafile: true,
     plugins: await uiPlugins(),
-  });
-  const manifest = { pages: {} };
+  };
+  const entries = (list) => list.map((p) => join(root, 'ui/pages', p));
+  const [whole, split] = await Promise.all([
+    build({ ...pageOptions, entryPoints: entries(pages.filter((p) => !SPLIT_PAGES.includes(p))) }),
+    build({ ...pageOptions, entryPoints: entries(SPLIT_PAGES), splitting: true, chunkNames: 'chunks/[name]-[hash]' }),
+  ]);
+  const outputs = { ...whole.metafile.outputs, ...split.metafile.outputs };
+  const url = (f) => '/assets/' + relative(uiOut, join(root, f));
+  const manifest = { pages: {}, groups: {}, chunks: [] };
   const over = [];
-  for (const [file, meta] of Object.entries(result.metafile.outputs)) {
-    if (!meta.entryPoint) continue;
+  /** Records a script with the chunks it imports, against the JS budget; returns its gzip. */
+  const recordJs = (label, file) => {
+    const files = closure(outputs, file);
+    const js_gzip = record(files.map((f) => join(root, f)), UI_BUDGET.js_gzip);
+    if (js_gzip > UI_BUDGET.js_gzip) over.push(`${label} JS ${js_gzip} B`);
+    return { js: url(file), imports: files.slice(1).map(url), js_gzip };
+  };
+  const scripts = Object.entries(outputs).filter(([file, meta]) => meta.entryPoint && file.endsWith('.js'));
+  const isGroup = ([, meta]) => meta.entryPoint.startsWith(GROUP_DIR);
+  for (const [file, meta] of scripts.filter((s) => !isGroup(s))) {
     const name = meta.entryPoint.split('/').pop().replace(/\.tsx$/, '');
-    const url = (f) => '/assets/' + relative(uiOut, join(root, f));
-    const js_gzip = record(join(root, file), UI_BUDGET.js_gzip);
+    const js = recordJs(name, file);
     const css_gzip = meta.cssBundle ? record(join(root, meta.cssBundle), UI_BUDGET.css_gzip) : 0;
-    if (js_gzip > UI_BUDGET.js_gzip) over.push(`${name} JS ${js_gzip} B`);
     if (css_gzip > UI_BUDGET.css_gzip) over.push(`${name} CSS ${css_gzip} B`);
-    manifest.pages[name] = { js: url(file), css: meta.cssBundle ? [url(meta.cssBundle)] : [], js_gzip, css_gzip };
+    manifest.pages[name] = { js: js.js, imports: js.imports, css: meta.cssBundle ? [url(meta.cssBundle)] : [], js_gzip: js.js_gzip, css_gzip };
   }
+  // A group's CSS is in its pages' bundles (esbuild gathers the CSS of dynamic imports there):
+  // its own CSS file would never be loaded, so it is checked against them and not shipped.
+  const splitPages = Object.values(split.metafile.outputs).filter((meta) => meta.entryPoint && meta.cssBundle && !meta.entryPoint.startsWith(GROUP_DIR));
+  const pageCss = splitPages.map((meta) => Object.keys(outputs[meta.cssBundle].inputs));
+  for (const [file, meta] of scripts.filter(isGroup).sort(([, a], [, b]) => a.entryPoint.localeCompare(b.entryPoint))) {
+    const id = meta.entryPoint.slice(GROUP_DIR.length).replace(/\.tsx?$/, '');
+    manifest.groups[id] = recordJs(`settings group ${id}`, file);
+    if (!meta.cssBundle) continue;
+    const loose = Object.keys(outputs[meta.cssBundle].inputs).filter((css) => !pageCss.every((inputs) => inputs.includes(css)));
+    if (loose.length) throw new Error(`settings group ${id}: its styles ${loose.join(', ')} are missing from a settings page's CSS`);
+    rmSync(join(root, meta.cssBundle));
+  }
+  // Every chunk a page may import: the server serves them, the service worker keeps them.
+  manifest.chunks = Object.keys(outputs).filter((f) => f.endsWith('.js') && !Object.values(manifest.pages).some((p) => p.js === url(f))).map(url);
   // The service worker keeps the app shell and the last API answers for offline use. It is
   // served unhashed at /sw.js (its scope is the whole site); its cache is named after this build.
-  const assets = Object.values(manifest.pages).flatMap((p) => [p.js, ...p.css]);
+  const assets = [...Object.values(manifest.pages).flatMap((p) => [p.js, ...p.css]), ...manifest.chunks];
   const version = createHash('sha256').update(JSON.stringify(assets)).digest('hex').slice(0, 12);
   await build({
     ...common,

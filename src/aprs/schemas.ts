@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { APRS_TRANSPORTS, OPERATING_MODES } from './settings.js';
+import { APRS_TRANSPORTS, operatingMode } from './settings.js';
 
 // One valibot schema per APRS resource (spec part 2): the runtime, the target, recent packets and
 // heard stations, reused for the route answers, the TypeScript types and /docs.
@@ -9,7 +9,7 @@ const nIso = () => v.nullable(iso());
 const count = () => v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const AprsTargetSchema = v.object({
-  operating_mode: v.picklist(OPERATING_MODES),
+  operating_mode: operatingMode(),
   label: v.string(),
   sat_id: v.nullable(v.string()),
   sat_name: v.nullable(v.string()),
@@ -148,7 +148,7 @@ export const SelectTargetBodySchema = v.strictObject({
 
 export const SessionSelectBodySchema = v.strictObject({
   /** terrestrial: back to the terrestrial target; satellite (default when sat_id is given): that channel. */
-  operating_mode: v.optional(v.picklist(OPERATING_MODES)),
+  operating_mode: v.optional(operatingMode()),
   sat_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),
   channel_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64))), null),
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { SERIAL_BAUD_RATES, baudRate, serialDevice } from '../util/serial-rules.js';
-import { RIG_MODELS, civAddress } from '../radio/radio-api.js';
+import { civAddress, rigModel } from '../radio/radio-api.js';
+import { choice } from '../util/choice.js';
 import { ICOM_LAN_CONTROL_PORT, hostName, lanLoginFields, printableText } from '../util/net-rules.js';
 
 // APRS settings (spec part 2): every field the spec names, with bounds chosen where the spec
@@ -18,13 +19,14 @@ const ax25Path = () =>
 const satId = () => v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a sat_id'));
 
 export const OPERATING_MODES = ['terrestrial', 'satellite'] as const;
+/** Where the station operates (the settings' default, and what /aprs selects). */
+export const operatingMode = () =>
+  choice(OPERATING_MODES, {
+    terrestrial: 'the regional APRS frequency for the location (or terrestrial_manual_frequency_hz)',
+    satellite: "the selected satellite's APRS channel; transmit only during its pass",
+  });
 export const APRS_TRANSPORTS = ['usb', 'wifi'] as const;
-/**
- * How the TNC keys the transmitter (USB transport). `cat`: through the rig library model
- * (`rig_lib_model_id`) on `serial_device`; `rts`/`dtr`: that line of `ptt_device` (the IC-705's
- * second USB port, "USB (B) RTS" keying); `cm108`: a CM108 sound card GPIO (`ptt_device` a
- * hidraw node, empty = the TNC's own search); `vox`: no PTT line, the rig's data VOX keys.
- */
+/** How the TNC keys the transmitter (USB transport). */
 export const PTT_METHODS = ['cat', 'rts', 'dtr', 'cm108', 'vox'] as const;
 
 export const DigipeaterSchema = v.object({
@@ -54,15 +56,24 @@ export const AprsSettingsSchema = v.object({
   callsign: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z0-9]{0,6}$/, 'must be up to 6 letters/digits')),
   ssid: int(0, 15),
   listen_only: v.boolean(),
-  operating_mode: v.picklist(OPERATING_MODES),
-  transport_mode: v.picklist(APRS_TRANSPORTS),
-  rig_model: v.picklist(RIG_MODELS),
+  operating_mode: operatingMode(),
+  transport_mode: choice(APRS_TRANSPORTS, {
+    usb: 'a KISS TNC (our Dire Wolf sidecar, or your own at kiss_host) with a sound card and a PTT line',
+    wifi: "the IC-705's LAN session: our own modem transmits, Dire Wolf decodes, no sound card (rigA only)",
+  }),
+  rig_model: rigModel(),
   // Dire Wolf 1.6 takes Hamlib models 1–9999 after PTT RIG (2 = rigctld).
   rig_lib_model_id: int(1, 9999),
   serial_device: serialDevice(),
   baud_rate: baudRate(SERIAL_BAUD_RATES),
   civ_address: civAddress(),
-  ptt_method: v.picklist(PTT_METHODS),
+  ptt_method: choice(PTT_METHODS, {
+    cat: 'CAT through the rig library model rig_lib_model_id on serial_device',
+    rts: 'the RTS line of ptt_device (the IC-705\'s second USB port: "USB (B) RTS" keying)',
+    dtr: 'the DTR line of ptt_device',
+    cm108: "a CM108 sound card's GPIO (ptt_device a hidraw node; empty: the TNC's own search)",
+    vox: "no PTT line: the rig's data VOX keys",
+  }),
   ptt_device: v.pipe(v.string(), v.maxLength(128), v.regex(/^(|\/dev\/[\w./:+-]+)$/, 'must be empty or a /dev path')),
   audio_input_device: text(128),
   audio_output_device: text(128),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { JsonStore } from '../store/json-store.js';
 import { AppError } from '../util/errors.js';
 import { issuePath } from '../store/json-store.js';
-import { ChannelColumnSchema, CORRECTION_SIDES, GUIDANCE_MODES, ProfileEntrySchema, TONE_RANGE, type ProfileEntry } from './schemas.js';
+import { ChannelColumnSchema, CorrectionSideSchema, GUIDANCE_MODES, guidanceMode, ProfileEntrySchema, TONE_RANGE, type ProfileEntry } from './schemas.js';
 
 // Operator profiles: what POST /frequency-guides/profiles takes (by sat_id, Hz like the profile
 // file), checked field by field, and the file they persist in (<dataDir>/guidance-profiles.json,
@@ -13,11 +13,11 @@ const stepField = () => v.pipe(v.number('must be a step in Hz'), v.minValue(0, '
 /** What the operator sends; norad_id and name come from the catalog. */
 export const OperatorProfileInputSchema = v.object({
   sat_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-  mode: v.picklist(GUIDANCE_MODES, `must be one of ${GUIDANCE_MODES.join(', ')}`),
+  mode: guidanceMode(`must be one of ${GUIDANCE_MODES.join(', ')}`),
   /** Each column a pair in Hz; uplink_hz null = receive-only (fm with one column). */
   columns: v.pipe(v.array(ChannelColumnSchema), v.minLength(1), v.maxLength(16)),
   default_column_index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  correction_side: v.optional(v.picklist(CORRECTION_SIDES)),
+  correction_side: v.optional(CorrectionSideSchema),
   uplink_step_hz: stepField(),
   downlink_step_hz: stepField(),
   uplink_mode: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(8))),

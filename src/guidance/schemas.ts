@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { choice } from '../util/choice.js';
 
 // One valibot schema per resource: the bundled profile file (checked at load) and the
 // recommendation/matrix shapes every route embeds (documented in /docs through `response:`).
@@ -11,9 +12,17 @@ export type PhaseLabel = (typeof PHASE_LABELS)[number];
 
 export const CORRECTION_SIDES = ['full_duplex', 'downlink_only', 'uhf_only'] as const;
 export type CorrectionSide = (typeof CORRECTION_SIDES)[number];
+/** Which carriers Doppler correction moves (spec part 5, rule 6). */
+export const CorrectionSideSchema = choice(CORRECTION_SIDES, {
+  full_duplex: 'both the uplink and the downlink',
+  downlink_only: 'the downlink only; the uplink stays on its nominal channel',
+  uhf_only: 'only carriers of 400 MHz or more (V/U: the downlink; U/V: the uplink; U/U: both; V/V: neither)',
+});
 
 export const GUIDANCE_MODES = ['fm', 'linear'] as const;
 export type GuidanceMode = (typeof GUIDANCE_MODES)[number];
+export const guidanceMode = (message?: string) =>
+  choice(GUIDANCE_MODES, { fm: 'FM: one uplink/downlink pair', linear: 'a linear transponder: each column a nominal uplink paired with its downlink, one selected at a time' }, message);
 
 /** The CTCSS tones rigs offer lie between 67.0 and 254.1 Hz. */
 export const TONE_RANGE = 'must be a CTCSS tone between 60 and 260 Hz';
@@ -50,7 +59,7 @@ const rigModeText = v.pipe(v.string(), v.minLength(1), v.maxLength(8));
 const entryBase = {
   norad_id: norad,
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-  correction_side: v.picklist(CORRECTION_SIDES),
+  correction_side: CorrectionSideSchema,
   default_column_index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   uplink_step_hz: stepHz,
   downlink_step_hz: stepHz,
@@ -134,10 +143,10 @@ const mhz = v.pipe(v.number(), v.description('MHz, rounded to 3 decimals'));
 
 export const FrequencyRecommendationSchema = v.object({
   sat_id: v.string(),
-  mode: v.picklist(GUIDANCE_MODES),
+  mode: guidanceMode(),
   phase: v.picklist(PHASES),
   label: v.picklist(PHASE_LABELS),
-  correction_side: v.picklist(CORRECTION_SIDES),
+  correction_side: CorrectionSideSchema,
   uplink_mhz: v.pipe(v.nullable(v.number()), v.description('MHz, rounded to 3 decimals; null for a receive-only profile (no uplink)')),
   downlink_mhz: mhz,
   uplink_hz: v.pipe(v.nullable(v.number()), v.description('the quantized uplink in Hz (what a rig is set to); null when receive-only')),

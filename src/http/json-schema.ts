@@ -1,3 +1,5 @@
+import { VALUE_MEANINGS } from '../util/choice.js';
+
 // Valibot → JSON Schema (2020-12, as OpenAPI 3.1 uses) for the live /docs. It covers the schema
 // kinds this service uses; anything else documents as an open schema rather than failing.
 type Json = Record<string, unknown>;
@@ -15,6 +17,7 @@ interface Node {
   value?: Node;
   requirement?: unknown;
   description?: string;
+  metadata?: Record<string, unknown>;
   default?: unknown;
   rest?: Node;
 }
@@ -55,6 +58,10 @@ function applyAction(out: Json, a: Node): void {
       break;
     case 'description':
       out.description = a.description;
+      break;
+    case 'metadata':
+      // What each enum value means (util/choice.ts), in the extension Redoc and others show.
+      if (a.metadata?.[VALUE_MEANINGS]) out['x-enumDescriptions'] = a.metadata[VALUE_MEANINGS];
       break;
     case 'email':
       out.format = 'email';

@@ -35,10 +35,14 @@ const PRELOAD: Record<string, string[]> = {
 interface PageEntry {
   js: string;
   css: string[];
+  /** The chunks its script imports (code-split pages), preloaded with it. */
+  imports?: string[];
 }
 
 interface Manifest {
   pages: Record<string, PageEntry & { js_gzip?: number; css_gzip?: number }>;
+  /** Every chunk of the code-split pages: what they import at once and what they load on demand (a settings group). */
+  chunks?: string[];
   sw?: { path: string; version: string };
 }
 
@@ -117,10 +121,11 @@ export function loadUi(uiDir: string): UiBundle | null {
   };
   const pages = new Map<string, { html: Buffer; readonly gzip: Buffer | null }>();
   const entries = new Map<string, PageEntry>();
+  for (const c of manifest.chunks ?? []) addAsset(c);
   for (const [name, p] of Object.entries(manifest.pages)) {
     addAsset(p.js);
     for (const c of p.css) addAsset(c);
-    entries.set(name, { js: p.js, css: p.css });
+    entries.set(name, { js: p.js, css: p.css, imports: p.imports });
     const html = Buffer.from(pageHtml(name, p));
     const twin = new GzipTwin(html, -1);
     twins.push(twin);
@@ -153,7 +158,7 @@ export const ICON_HREF = iconDataUrl();
 export function pageHtml(name: string, p: PageEntry, opts: { title?: string; served?: string } = {}): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <link rel="icon" href="${ICON_HREF}">${(PRELOAD[name] ?? []).map((u) => `<link rel="preload" href="${u}" as="fetch" crossorigin="anonymous">`).join('')}<meta name="theme-color" content="#0e1419">
-<title>satstation · ${opts.title ?? name}</title>${p.css.map((c) => `<link rel="stylesheet" href="${c}">`).join('')}</head>
+<title>satstation · ${opts.title ?? name}</title>${p.css.map((c) => `<link rel="stylesheet" href="${c}">`).join('')}${(p.imports ?? []).map((c) => `<link rel="modulepreload" href="${c}">`).join('')}</head>
 <body><div id="app" data-page="${name}"></div>${opts.served ?? ''}<script type="module" src="${p.js}"></script></body></html>`;
 }
 

@@ -9,7 +9,7 @@ import type { WifiRig, WifiRigSettings } from './lan/wifi-rig.js';
 // at boot, the rig code only when a Wi-Fi transport opens.
 
 export { RIG_MODES, type RigMode } from './schemas.js';
-export { RIG_MODELS, civAddress, checkWifiTarget } from './settings.js';
+export { RIG_MODELS, rigModel, civAddress, checkWifiTarget } from './settings.js';
 export { LAN_AUDIO_RATE_HZ, endpointKey, type LanLeaser } from './lan/lan-types.js';
 export type { WifiRig, WifiRigSettings } from './lan/wifi-rig.js';
 export type { RigPair, RigSnapshot } from './rig.js';

@@ -2,11 +2,17 @@ import * as v from 'valibot';
 import { baudRate, serialDevice } from '../util/serial-rules.js';
 import { ICOM_LAN_CONTROL_PORT, lanLoginFields } from '../util/net-rules.js';
 import { badRequest } from '../util/errors.js';
+import { choice } from '../util/choice.js';
 
 // Radio settings (spec part 2). The radio issue owns the controller; the station owns the
 // flat file so system state can show it from the start.
 export const RIG_MODELS = ['rigA', 'rigB'] as const;
-/** usb: CI-V on a serial device. wifi: the IC-705's LAN session (rigA only). */
+/** The rig the station controls (the radio and APRS settings both choose it). */
+export const rigModel = () =>
+  choice(RIG_MODELS, {
+    rigA: 'Icom IC-705 (validated on a radio)',
+    rigB: 'Icom IC-9700 (not yet validated on a radio)',
+  });
 export const RADIO_TRANSPORTS = ['usb', 'wifi'] as const;
 
 // CI-V baud rates the IC-705 and IC-9700 offer on USB (their menus: 4800 to 115200).
@@ -15,8 +21,11 @@ export const civAddress = () => v.pipe(v.string(), v.regex(/^0x[0-9A-Fa-f]{2}$/,
 
 export const RadioSettingsSchema = v.object({
   enabled: v.boolean(),
-  rig_model: v.picklist(RIG_MODELS),
-  transport: v.picklist(RADIO_TRANSPORTS),
+  rig_model: rigModel(),
+  transport: choice(RADIO_TRANSPORTS, {
+    usb: 'CI-V on a USB serial port (serial_device, baud_rate)',
+    wifi: "the IC-705's LAN session over Wi-Fi (wifi_host and its login; rigA only)",
+  }),
   ...lanLoginFields(),
   serial_device: serialDevice(),
   baud_rate: baudRate(RIG_BAUD_RATES),

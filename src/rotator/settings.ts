@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { serialDevice, baudRate } from '../util/serial-rules.js';
 import { hostName, udpPort } from '../util/net-rules.js';
 import { badRequest } from '../util/errors.js';
+import { choice } from '../util/choice.js';
 
 // Rotator settings (issue 25): exactly the issue's fields. The station owns the flat file from
 // the start, so system state shows them while the rotator itself is not loaded.
@@ -16,7 +17,13 @@ const degrees = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.m
 
 export const RotatorSettingsSchema = v.object({
   enabled: v.boolean(),
-  protocol: v.picklist(ROTATOR_PROTOCOLS),
+  protocol: choice(ROTATOR_PROTOCOLS, {
+    gs232a: 'Yaesu GS-232A on serial_device',
+    gs232b: 'Yaesu GS-232B on serial_device',
+    easycomm2: 'EasyComm II on serial_device',
+    rot2prog: 'SPID Rot2Prog on serial_device (600 baud)',
+    rotctld: "Hamlib's rotator daemon over TCP at rotctld_host:rotctld_port (any rotator Hamlib knows)",
+  }),
   serial_device: serialDevice(),
   baud_rate: baudRate(ROTATOR_BAUD_RATES),
   rotctld_host: hostName(),
@@ -27,9 +34,15 @@ export const RotatorSettingsSchema = v.object({
   el_min_deg: degrees(0, 90),
   /** 90, or 180 for a flip-capable (over-the-top) elevation rotator. */
   el_max_deg: degrees(1, 180),
-  /** Where the mechanical end stop is: north (0…max) or south (the range centred on north). */
-  az_stop: v.picklist(['north', 'south']),
-  flip: v.picklist(['auto', 'never']),
+  /** Where the mechanical end stop is. */
+  az_stop: choice(['north', 'south'], {
+    north: 'the stop is at north: azimuth runs az_min_deg…az_max_deg from 0',
+    south: 'the stop is at south: the range is centred on north',
+  }),
+  flip: choice(['auto', 'never'], {
+    auto: 'take a pass over the top when that avoids the stop or the swing at the zenith (needs el_max_deg above 90)',
+    never: 'azimuth always follows the satellite',
+  }),
   deadband_deg: degrees(0.1, 20),
   lead_s: degrees(0, 10),
   update_interval_ms: v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(10000)),

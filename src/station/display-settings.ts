@@ -1,8 +1,8 @@
 import * as v from 'valibot';
+import { choice } from '../util/choice.js';
 
 // ISS display mode and display timezone (spec part 4, routes named without details).
 
-/** auto: video while it is worth showing; video: whenever the stream is healthy; track: never. */
 export const ISS_DISPLAY_MODES = ['auto', 'video', 'track'] as const;
 export type IssDisplayMode = (typeof ISS_DISPLAY_MODES)[number];
 
@@ -10,7 +10,11 @@ export type IssDisplayMode = (typeof ISS_DISPLAY_MODES)[number];
 export const DEFAULT_ISS_STREAM_URL = 'https://www.youtube.com/embed/live_stream?channel=UCLA_DiR1FfKNvjuUpBHmylQ';
 
 export const IssDisplaySchema = v.object({
-  iss_display_mode: v.picklist(ISS_DISPLAY_MODES),
+  iss_display_mode: choice(ISS_DISPLAY_MODES, {
+    auto: 'the Earth-view stream while it is worth showing (the ISS sunlit, the stream up), else the ground track',
+    video: 'the stream whenever it is healthy',
+    track: 'always the ground track, never the stream',
+  }),
   stream_url: v.pipe(v.string(), v.maxLength(512), v.regex(/^https?:\/\/[^\s"'<>]+$/, 'must be an http(s) URL')),
 });
 export type IssDisplay = v.InferOutput<typeof IssDisplaySchema>;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DEFAULT_LOCATION } from '../orbit/location-types.js';
 import { fromLocator, LOCATOR_PATTERN, toLocator } from './maidenhead.js';
+import { choice } from '../util/choice.js';
 
 // Location state (spec part 2), one flat file: location.json. The operator edits source_mode
 // and profiles through POST /api/v1/location; a separate GPS process writes only `gps_fix`
@@ -88,10 +89,14 @@ export const withLocator = <T extends { lat: number; lon: number }>(p: T): WithL
 export const Locator6Schema = v.pipe(v.string(), v.regex(/^[A-R]{2}[0-9]{2}[a-x]{2}$/), v.description('Maidenhead locator, 6 characters, e.g. JO01cf'));
 
 export const SOURCE_MODES = ['manual', 'gps'] as const;
+const SourceModeSchema = choice(SOURCE_MODES, {
+  manual: 'the selected profile',
+  gps: 'the GPS fix while it is fresh (under 10 minutes old), else the selected profile',
+});
 
 export const LocationStateSchema = v.pipe(
   v.object({
-    source_mode: v.picklist(SOURCE_MODES),
+    source_mode: SourceModeSchema,
     selected_profile_id: ProfileIdSchema,
     profiles: v.pipe(v.array(LocationProfileSchema), v.minLength(1), v.maxLength(MAX_PROFILES)),
     gps_fix: v.optional(v.fallback(v.nullable(GpsFixSchema), null), null),
@@ -118,7 +123,7 @@ export const defaultLocationState = (): LocationState => ({
 
 /** POST /api/v1/location: every field optional; applied remove → add → select → mode. */
 export const LocationPatchSchema = v.object({
-  source_mode: v.optional(v.picklist(SOURCE_MODES)),
+  source_mode: v.optional(SourceModeSchema),
   /** Adds a profile, or replaces the one with the same id. */
   add_profile: v.optional(LocationProfileInputSchema),
   selected_profile_id: v.optional(ProfileIdSchema),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { choice } from '../util/choice.js';
 
 // Pass filter profile (spec part 2): IssOnly hides non-ISS passes, Favorites keeps only the
 // listed satellites, All keeps everything. /api/v1/passes honours it unless include_all_sats.
@@ -6,7 +7,11 @@ export const PASS_PROFILES = ['All', 'IssOnly', 'Favorites'] as const;
 export const DEFAULT_MIN_EL_DEG = 5;
 
 export const PassFilterSchema = v.object({
-  pass_profile: v.picklist(PASS_PROFILES),
+  pass_profile: choice(PASS_PROFILES, {
+    All: "every satellite's passes",
+    IssOnly: "the ISS's passes only",
+    Favorites: 'the passes of the satellites in favorites only',
+  }),
   favorites: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a sat_id'))), v.maxLength(64)),
   // The operator's minimum elevation: passes whose maximum stays below it are not listed by
   // default anywhere (/passes without min_max_el, the lite snapshot, the kiosk). A 0° graze is

@@ -39,7 +39,14 @@ describe('UI pages and /docs', () => {
       assert.equal(asset.status, 200);
       assert.match(asset.headers.get('cache-control')!, /immutable/);
       assert.match(asset.headers.get('content-type')!, /javascript/);
-      assert.ok((await asset.text()).length > 1000);
+      // A code-split page's script is small: what it imports comes with it (modulepreload).
+      let size = (await asset.text()).length;
+      for (const [, chunk] of r.body.matchAll(/<link rel="modulepreload" href="(\/assets\/chunks\/[^"]+\.js)">/g)) {
+        const c = await fetch(s.base + chunk);
+        assert.equal(c.status, 200, chunk);
+        size += (await c.text()).length;
+      }
+      assert.ok(size > 1000, `${path}: ${size} bytes of script`);
     }
   });
 

@@ -38,6 +38,30 @@ describe('/docs page, site icon and cross-site requests in Chromium', { skip }, 
     });
   }
 
+  it('/docs says what each choice of a setting means: rigA is the IC-705, rigB the IC-9700 (issue 33)', async () => {
+    for (const vp of VIEWPORTS) {
+      const { context, page, problems } = await openPage(env.browser, vp);
+      try {
+        await page.goto(env.s.base + '/docs', { waitUntil: 'networkidle' });
+        const entry = page.locator('#docs details:has(code.m-post):has(code.p:text-is("/api/v1/settings/radio"))');
+        await entry.locator('summary').click();
+        const body = entry.locator('pre').first();
+        assert.match(await body.innerText(), /"rigA": "Icom IC-705[^"]*",\s*"rigB": "Icom IC-9700/);
+        await body.evaluate((pre) => {
+          // The body schema scrolls in its own box: bring the rig's lines to its top, the box on screen.
+          const before = pre.textContent!.slice(0, pre.textContent!.indexOf('"rig_model"')).split('\n').length - 1;
+          pre.scrollTop = before * parseFloat(getComputedStyle(pre).lineHeight || '16');
+          pre.scrollIntoView({ block: 'start' });
+        });
+        await screenshot(page, `docs-rig-model-${vp.name}`);
+        assert.ok((await horizontalOverflow(page)) <= 0);
+        assert.deepEqual(problems.errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('/docs filter and night mode', async () => {
     const { context, page, problems } = await openPage(env.browser, { width: 800, height: 480 });
     try {

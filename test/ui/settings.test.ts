@@ -13,6 +13,12 @@ const skip = browserSkipReason() ?? false;
 /** A 400 this test provokes on purpose is not a page problem. */
 const unexpected = (errors: string[]) => errors.filter((e) => !/status of 400|HTTP 400/.test(e));
 
+/** Opens a settings group (the page shows one at a time) and waits for its code to load. */
+async function open(page: Page, group: string): Promise<void> {
+  await page.evaluate((h) => (location.hash = h), group);
+  await page.locator(`section[data-group="${group}"][data-loaded="true"]`).waitFor();
+}
+
 describe('settings page', { skip }, () => {
   let s: TestServer;
   let src: SourceServer;
@@ -37,23 +43,27 @@ describe('settings page', { skip }, () => {
     await src?.close();
   });
 
-  it('loads every group with no console error or failed request', async () => {
+  it('loads every group with no console error or failed request, every input labelled', async () => {
     await page.goto(s.base + '/settings', { waitUntil: 'networkidle' });
     await page.locator('[data-resolved]').waitFor();
-    for (const form of ['settings/timezone', 'settings/iss-display-mode', 'settings/gps', 'datasets/sources', 'network', 'settings/developer-overrides']) {
-      await page.locator(`[data-form="/api/v1/${form}"] .field`).first().waitFor();
+    const forms: Record<string, string[]> = { display: ['settings/timezone', 'settings/iss-display-mode'], gps: ['settings/gps'], catalog: ['datasets/sources'], network: ['network'], developer: ['settings/developer-overrides'] };
+    for (const [group, list] of Object.entries(forms)) {
+      await open(page, group);
+      for (const form of list) await page.locator(`[data-form="/api/v1/${form}"] .field`).first().waitFor();
+      if (group === 'catalog') {
+        await page.locator('[data-snapshots]').waitFor();
+        await page.locator('[data-catalog-state]').waitFor();
+      }
+      const unlabelled = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML.slice(0, 80)),
+      );
+      assert.deepEqual(unlabelled, [], `${group}: every input has a label`);
     }
-    await page.locator('[data-snapshots]').waitFor();
-    await page.locator('[data-catalog-state]').waitFor();
     assert.deepEqual(errors, []);
-    const unlabelled = await page.evaluate(() =>
-      Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML.slice(0, 80)),
-    );
-    assert.deepEqual(unlabelled, [], 'every input has a label');
+    await open(page, 'location');
   });
 
   it('adds and selects a location profile; the resolved location follows', async () => {
-    await page.fill('#loc-id', 'field');
     await page.fill('#loc-name', 'Field day');
     await page.fill('#loc-lat', '48.1371');
     await page.fill('#loc-lon', '11.5754');
@@ -61,14 +71,13 @@ describe('settings page', { skip }, () => {
     await page.getByRole('button', { name: 'Add and select' }).click();
     await page.locator('[data-resolved]', { hasText: '48.1371' }).waitFor();
     const loc = (await s.get('/api/v1/location')).body;
-    assert.equal(loc.state.selected_profile_id, 'field');
+    assert.equal(loc.state.selected_profile_id, 'field-day', 'its id made from its name');
     assert.deepEqual(loc.resolved, { source: 'manual', lat: 48.1371, lon: 11.5754, alt_m: 520, locator: 'JN58sd' });
     assert.equal(await page.locator('[data-locator]').innerText(), 'JN58sd', "the station's locator is shown");
     assert.deepEqual(unexpected(errors), []);
   });
 
   it('shows the API message under the field it names, and saves nothing', async () => {
-    await page.fill('#loc-id', 'bad');
     await page.fill('#loc-name', 'Bad');
     await page.fill('#loc-lat', '123');
     await page.fill('#loc-lon', '0');
@@ -79,6 +88,7 @@ describe('settings page', { skip }, () => {
     assert.equal(await page.locator('#loc-lat').getAttribute('aria-describedby'), 'loc-lat-err');
     assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'bad'));
 
+    await open(page, 'display');
     const tz = page.locator('[data-form="/api/v1/settings/timezone"]');
     await tz.locator('input').fill('Mars/Base');
     await tz.getByRole('button', { name: 'Save' }).click();
@@ -93,16 +103,17 @@ describe('settings page', { skip }, () => {
   });
 
   it('removes a profile only after a confirming second press', async () => {
+    await open(page, 'location');
     await page.locator('[data-profile="default"]').getByRole('button', { name: 'Select' }).click();
     await page.locator('[data-profile="default"] .badge').waitFor();
-    const remove = page.locator('[data-profile="field"]').getByRole('button');
+    const remove = page.locator('[data-profile="field-day"]').getByRole('button');
     await remove.filter({ hasText: 'Remove' }).click();
     await page.keyboard.press('Escape');
     await remove.filter({ hasText: /^Remove$/ }).waitFor();
     await remove.filter({ hasText: 'Remove' }).click();
     assert.equal((await s.get('/api/v1/location')).body.state.profiles.length, 2, 'one press does nothing');
-    await page.locator('[data-profile="field"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
-    await page.locator('[data-profile="field"]').waitFor({ state: 'detached' });
+    await page.locator('[data-profile="field-day"]').getByRole('button', { name: /Confirm: remove Field day/ }).click();
+    await page.locator('[data-profile="field-day"]').waitFor({ state: 'detached' });
     assert.deepEqual((await s.get('/api/v1/location')).body.state.profiles.map((p: { id: string }) => p.id), ['default']);
   });
 
@@ -110,7 +121,6 @@ describe('settings page', { skip }, () => {
     const form = page.locator('form.add-profile');
     await form.getByLabel('Maidenhead locator').check();
     assert.equal(await form.getByLabel('Latitude (°)').count(), 0, 'coordinates give way to the locator');
-    await page.fill('#loc-id', 'cam');
     await page.fill('#loc-name', 'Cambridge');
     await form.getByLabel('Locator', { exact: true }).fill('jo02xx9');
     await form.getByRole('button', { name: 'Add and select' }).click();
@@ -118,14 +128,14 @@ describe('settings page', { skip }, () => {
     await err.waitFor();
     assert.match(await err.innerText(), /Maidenhead locator of 4, 6 or 8 characters/);
     assert.equal(await form.getByLabel('Locator', { exact: true }).getAttribute('aria-invalid'), 'true');
-    assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'cam'), 'nothing saved');
+    assert.ok(!(await s.get('/api/v1/location')).body.state.profiles.some((p: { id: string }) => p.id === 'cambridge'), 'nothing saved');
 
     await form.getByLabel('Locator', { exact: true }).fill('jo02BF');
     await form.getByLabel('Altitude (m)').fill('12');
     await form.getByRole('button', { name: 'Add and select' }).click();
     await page.locator('[data-resolved]', { hasText: '52.2292' }).waitFor();
     assert.equal(await page.locator('[data-locator]').innerText(), 'JO02bf');
-    assert.equal(await page.locator('[data-profile="cam"] [data-profile-locator]').innerText(), 'JO02bf');
+    assert.equal(await page.locator('[data-profile="cambridge"] [data-profile-locator]').innerText(), 'JO02bf');
     assert.equal(await page.locator('[data-profile="default"] [data-profile-locator]').innerText(), 'IO91xl', 'every profile shows its locator');
     const loc = (await s.get('/api/v1/location')).body;
     assert.deepEqual(loc.resolved, { source: 'manual', lat: 52.229167, lon: 0.125, alt_m: 12, locator: 'JO02bf' });
@@ -141,6 +151,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('changes GPS settings through the schema-bound form', async () => {
+    await open(page, 'gps');
     const gps = page.locator('[data-form="/api/v1/settings/gps"]');
     await gps.locator('select').first().selectOption('serial');
     await gps.getByLabel('Serial device').fill('/dev/ttyACM0');
@@ -157,6 +168,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('sets tri-state developer overrides', async () => {
+    await open(page, 'developer');
     const dev = page.locator('[data-form="/api/v1/settings/developer-overrides"]');
     await dev.getByLabel('Enabled').check();
     await dev.getByLabel('Force scene').selectOption('pass');
@@ -174,6 +186,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('edits catalog sources, refreshes and shows each source’s outcome', async () => {
+    await open(page, 'catalog');
     const form = page.locator('[data-form="/api/v1/datasets/sources"]');
     await form.locator('textarea').fill(`${src.base}/amateur.json\n${src.base}/gone.json`);
     await form.getByRole('button', { name: 'Save' }).click();
@@ -209,6 +222,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('sets the rig up for Wi-Fi; the password is never shown back and a resave keeps it', async () => {
+    await open(page, 'radio');
     const form = page.locator('[data-form="/api/v1/settings/radio"]');
     await form.scrollIntoViewIfNeeded();
     await form.locator('.field').first().waitFor();
@@ -277,6 +291,7 @@ describe('settings page', { skip }, () => {
   });
 
   it('shows only the fields of the chosen APRS transport, with the rigs named', async () => {
+    await open(page, 'aprs');
     const form = page.locator('[data-form="/api/v1/settings/aprs"]', { has: page.getByRole('heading', { name: 'Transport and PTT' }) });
     await form.locator('.field').first().waitFor();
     const shown = async (label: string) => page.locator('#aprs').getByLabel(label, { exact: true }).count();

@@ -50,7 +50,8 @@ export function ResourceForm(props: ResourceFormProps) {
   const [draft, setDraft] = useState<unknown>(null);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [busy, setBusy] = useState(false);
-  const id = props.path.replace(/\W+/g, '-');
+  // Unique on the page: a resource may be shown as several forms (APRS), each with its own title.
+  const id = `form ${props.path} ${props.title}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
   useEffect(() => {
     const fail = (e: Error) => setStatus({ kind: 'error', error: e });

@@ -33,7 +33,11 @@ function Page() {
   return (
     <Shell title="Sign in" status={<LockBadge access={a} />}>
       <section class="panel login">
-        {a && !a.locked && <p>This station is open: no sign-in is needed. Lock it under Settings → Operator access.</p>}
+        {a && !a.locked && (
+          <p>
+            This station is open: no sign-in is needed. Lock it under <a href="/settings#access" data-access-link>Settings → Operator access</a>.
+          </p>
+        )}
         {a?.locked && a.authorized && (
           <p>
             This browser is signed in. <a href={nextPath()}>Go on</a>

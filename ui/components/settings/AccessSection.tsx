@@ -46,13 +46,11 @@ export function AccessSection(props: { access: ReturnType<typeof useAccess> }) {
   );
   return (
     <div data-access={a.locked ? 'locked' : 'open'}>
-      <p class="row">
-        <LockBadge access={a} />
-        <span>
-          {a.locked
-            ? 'Changes, rig control and transmitting need the operator token. Every page stays readable, and emergency stop always works.'
-            : 'Anyone who can reach this appliance can change settings, retune the rig and transmit.'}
-        </span>
+      {/* Locked or open is the page's header badge: said once. */}
+      <p>
+        {a.locked
+          ? 'Changes, rig control and transmitting need the operator token. Every page stays readable, and emergency stop always works.'
+          : 'Anyone who can reach this appliance can change settings, retune the rig and transmit.'}
       </p>
       {a.source === 'environment' && <p class="muted">Locked by OPERATOR_TOKEN in the service environment (/etc/default/satstation); change it there.</p>}
       {!a.locked && (

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ConfirmButton } from '../ConfirmButton';
 import { usePoll } from '../usePoll';
 import { ApiError, errorText, postJson } from '../../lib/api';
+import { profileIdFor } from '../../lib/profile-id';
 import { age } from '../../lib/time';
 
 interface Point {
@@ -17,19 +18,17 @@ interface LocationState {
 
 /** How a new profile's place is given: coordinates, or a Maidenhead locator (the centre of its square). */
 type EntryMode = 'point' | 'locator';
-const EMPTY = { id: '', name: '', lat: '', lon: '', locator: '', alt_m: '0' };
+const EMPTY = { name: '', lat: '', lon: '', locator: '', alt_m: '0' };
 type AddKey = keyof typeof EMPTY;
 /** Each input: its key, label, and the field the API names in its errors (per entry mode). */
 const ADD_FIELDS: Record<EntryMode, Array<[AddKey, string, string]>> = {
   point: [
-    ['id', 'Id', 'add_profile.id'],
     ['name', 'Name', 'add_profile.name'],
     ['lat', 'Latitude (°)', 'add_profile.point.lat'],
     ['lon', 'Longitude (°)', 'add_profile.point.lon'],
     ['alt_m', 'Altitude (m)', 'add_profile.point.alt_m'],
   ],
   locator: [
-    ['id', 'Id', 'add_profile.id'],
     ['name', 'Name', 'add_profile.name'],
     ['locator', 'Locator', 'add_profile.locator'],
     ['alt_m', 'Altitude (m)', 'add_profile.alt_m'],
@@ -41,10 +40,14 @@ const ENTRY_MODES: Array<[EntryMode, string]> = [
 ];
 const num = (s: string) => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
 
-/** The add_profile body for what the operator typed; the API validates every part of it. */
-function profileBody(mode: EntryMode, a: typeof EMPTY) {
+/**
+ * The add_profile body for what the operator typed (the API validates every part of it); its id
+ * is made from the name, unique among `taken`.
+ */
+function profileBody(mode: EntryMode, a: typeof EMPTY, taken: readonly string[]) {
+  const id = profileIdFor(a.name, taken);
   const place = mode === 'locator' ? { locator: a.locator, alt_m: num(a.alt_m) } : { point: { lat: num(a.lat), lon: num(a.lon), alt_m: num(a.alt_m) } };
-  return { add_profile: { id: a.id, name: a.name, ...place }, selected_profile_id: a.id };
+  return { add_profile: { id, name: a.name, ...place }, selected_profile_id: id };
 }
 
 /** Location profiles (add, select, remove), manual or GPS source, and the resolved location. */
@@ -153,7 +156,8 @@ export function LocationSection() {
         class="add-profile"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (await send(profileBody(mode, add), `Added and selected ${add.name}`)) setAdd(EMPTY);
+          const taken = loc.state.profiles.map((p) => p.id);
+          if (await send(profileBody(mode, add, taken), `Added and selected ${add.name}`)) setAdd(EMPTY);
         }}
       >
         <h3>Add a profile (and select it)</h3>

@@ -1,0 +1,2 @@
+// The logbook group's chunk (settings-groups.ts).
+export { LogbookSection as default } from '../LogbookSection';
