@@ -169,8 +169,11 @@ describe('architecture', () => {
   });
 
   it('the rig and the rotator Hamlib drives name nothing after Hamlib (a member says what it is, not who asks for it)', () => {
+    // The surfaces the Hamlib servers drive (ExternalRig, ExternalRotator); a device's own module may
+    // well name its Hamlib model number (radio/yaesu/models.ts), as the radio settings will (issue 34).
+    const surfaces = ['radio/radio-area.ts', 'radio/radio-service.ts', 'radio/external-control.ts', 'rotator/rotator-area.ts', 'rotator/rotator-service.ts'];
     const named = [...graph.keys()]
-      .filter((f) => f.startsWith('radio/') || f.startsWith('rotator/'))
+      .filter((f) => surfaces.includes(f))
       // members (a line starting with the name, after modifiers) and exported declarations
       .flatMap((f) => [...code(f).matchAll(/^[ \t]*(?:export\s+(?:async\s+)?(?:function|const|let|class|interface|type|enum)\s+|(?:(?:public|private|protected|readonly|static|async|get|set)\s+)*)([hH]amlib\w*)\s*[(:=<?]/gm)].map((m) => `${f}: ${m[1]}`));
     assert.deepEqual(named, []);
