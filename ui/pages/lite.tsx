@@ -4,7 +4,7 @@ import type { LiteSnapshot } from '../../src/station/lite-snapshot';
 import { mount } from '../components/mount';
 import { NightToggle } from '../components/NightToggle';
 import { SkyPlot } from '../components/SkyPlot';
-import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
+import { ElementAge, StaleBanner, Waiting, elementTone } from '../components/StaleBanner';
 import { StatusLine } from '../components/StatusLine';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
 import { LogQso, type PassUnderWay } from '../components/logbook/LogQso';
@@ -16,7 +16,7 @@ import { nextPassBySat, passClock, positionAt } from '../lib/pass';
 import { staleness } from '../lib/stale';
 import { antennaMarks, rotatorLine } from '../lib/rotator';
 import { aprsLine, radioLine } from '../lib/summaries';
-import { clock, countdown, snapshotZone, zoneLabel, type Zone } from '../lib/time';
+import { clock, countdown, dayMarker, snapshotZone, zoneLabel, type Zone } from '../lib/time';
 import './lite.css';
 
 /** Snapshot poll: the server caches it 15 s; 5 s keeps a tapped focus and pass edges prompt. */
@@ -35,6 +35,17 @@ const snapshotUrl = (focus: string | null) => `/api/v1/lite/snapshot${focus ? `?
 function chipName(name: string): string {
   const short = shortName(name);
   return /^[A-Z]{1,3}-\d+\b/.exec(short)?.[0] ?? short;
+}
+
+/** A chip's AOS: its clock time, after the day when that is not today ("tmrw 10:33"). */
+function When(props: { t: string; now: number; zone: Zone }) {
+  const d = dayMarker(props.t, props.now, props.zone);
+  return (
+    <>
+      {d && <small data-day>{d} </small>}
+      {clock(props.t, props.zone)}
+    </>
+  );
 }
 
 /**
@@ -66,14 +77,17 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
           >
             <b title={names.get(sat_id)}>{chipName(names.get(sat_id) ?? sat_id)}</b>
             <span class="t-el" title="elevation now">{deg(el.get(sat_id), 0)}</span>
-            <span class="t-aos">{!pass ? 'no pass' : pc?.stage === 'during' ? 'in pass' : clock(pass.aos, zone)}</span>
+            <span class="t-aos">{!pass ? 'no pass' : pc?.stage === 'during' ? 'in pass' : <When t={pass.aos} now={now} zone={zone} />}</span>
             {pass && <span class="t-max" title="maximum elevation">max {deg(pass.max_el_deg)}</span>}
           </button>
         );
       })}
       {later.map((p) => (
         <button type="button" key={p.sat_id + p.aos} class="num later" onClick={() => props.choose(p.sat_id)} data-pass={p.sat_id} title={`later pass of ${p.name}`}>
-          {chipName(p.name)} <span class="t-aos">{clock(p.aos, zone)}</span>
+          {chipName(p.name)}{' '}
+          <span class="t-aos">
+            <When t={p.aos} now={now} zone={zone} />
+          </span>
           <span class="t-max">max {deg(p.max_el_deg)}</span>
         </button>
       ))}
@@ -135,6 +149,7 @@ function Page() {
   const last = path[path.length - 1];
   const meta = s.satellites.find((m) => m.sat_id === subject);
   const name = track?.name ?? pass?.name ?? meta?.name ?? subject ?? '—';
+  const elementsOld = elementTone(meta?.epoch_age_h) !== 'muted';
   const setupDone = s.liteSettings.setup_complete;
   const radio = radioLine(s.radioControl);
   const aprs = aprsLine(s.aprs);
@@ -147,7 +162,11 @@ function Page() {
   const underWay: PassUnderWay | null = pass && pc?.stage === 'during' ? { sat_id: pass.sat_id, name: shortName(name), aos: pass.aos, los: pass.los } : null;
   return (
     <div class={`lite stage-${pc?.stage ?? 'none'}`}>
-      <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
+      {/* Old elements are a warning at every size, beside the data's own age; fresh ones are a footer note. */}
+      <div class="banners">
+        <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
+        {elementsOld && <ElementAge ageH={meta?.epoch_age_h} banner />}
+      </div>
       <section class={`focus ${pc?.tone ?? 'idle'}`} aria-live="off" data-subject={subject}>
         <h1 class="name" data-focus-name title={name}>
           {name}
@@ -197,10 +216,10 @@ function Page() {
         )}
       </TrackedStrip>
       <footer>
-        <StatusLine text={radio.text} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
-        <StatusLine text={aprs.text} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
-        {rotator && <StatusLine text={rotator.text} tone={rotator.tone} open={openLine === 'rotator'} onToggle={toggle('rotator')} data-key="rotator-line" />}
-        <ElementAge ageH={meta?.epoch_age_h} />
+        <StatusLine text={radio.text} short={radio.short} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
+        <StatusLine text={aprs.text} short={aprs.short} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
+        {rotator && <StatusLine text={rotator.text} short={rotator.short} tone={rotator.tone} open={openLine === 'rotator'} onToggle={toggle('rotator')} data-key="rotator-line" />}
+        {!elementsOld && <ElementAge ageH={meta?.epoch_age_h} />}
         {locator && (
           <span class="muted locator" title="station locator (Maidenhead)" data-locator>
             {locator}
