@@ -7,7 +7,7 @@ import { SkyPlot } from '../components/SkyPlot';
 import { ElementAge, StaleBanner, Waiting, elementTone } from '../components/StaleBanner';
 import { StatusLine } from '../components/StatusLine';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
-import { LogQso, type PassUnderWay } from '../components/logbook/LogQso';
+import { LogQso, type LogSatellite, type PassUnderWay } from '../components/logbook/LogQso';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
@@ -99,20 +99,17 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
 type Line = 'radio' | 'aprs' | 'rotator' | 'log';
 
 /**
- * Log QSO over the lower part of the screen (the tune pair and the strip), above the footer:
- * the name, countdown and position stay in view while the operator types the call.
+ * Log QSO in the place of the tracked strip (which it hides while open): the name, countdown,
+ * position, pass line and the pair to tune stay in view while the operator types the call; the
+ * sheet scrolls inside itself where the strip's room is short (480×320).
  */
-function LogSheet(props: { pass: PassUnderWay | null; own: string | null; close: () => void }) {
+function LogSheet(props: { pass: PassUnderWay | null; own: string | null; satellites: LogSatellite[]; close: () => void }) {
   return (
     <section class="lite-log" aria-label="Log QSO" data-log-sheet>
-      <div class="lite-log-head">
-        <b>Log QSO</b>
-        <span class="muted">{props.pass ? props.pass.name : 'no pass under way'}</span>
-        <button type="button" onClick={props.close} aria-label="Close Log QSO">
-          ✕
-        </button>
-      </div>
-      <LogQso pass={props.pass} own={props.own} autoFocus />
+      <LogQso pass={props.pass} own={props.own} satellites={props.satellites} autoFocus />
+      <button type="button" class="lite-log-close" onClick={props.close} aria-label="Close Log QSO">
+        ✕
+      </button>
     </section>
   );
 }
@@ -159,6 +156,10 @@ function Page() {
   const toggle = (line: Line) => () => setOpenLine(openLine === line ? null : line);
   const locator = s.location.locator;
   // QSOs during the focus pass are logged against it; the heard candidates are its stations.
+  // The sheet offers the tracked satellites, the focus first (the one a QSO just now was most likely on).
+  const tracked: LogSatellite[] = s.trackedSatIds
+    .map((id) => ({ sat_id: id, name: shortName(s.satellites.find((m) => m.sat_id === id)?.name ?? id) }))
+    .sort((a, b) => Number(b.sat_id === subject) - Number(a.sat_id === subject));
   const underWay: PassUnderWay | null = pass && pc?.stage === 'during' ? { sat_id: pass.sat_id, name: shortName(name), aos: pass.aos, los: pass.los } : null;
   return (
     <div class={`lite stage-${pc?.stage ?? 'none'}`}>
@@ -206,6 +207,9 @@ function Page() {
       <div class="tune-area" data-subject={subject}>
         <Tune class="lite-tune" rec={rec} matrix={matrix} />
       </div>
+      {openLine === 'log' ? (
+        <LogSheet pass={underWay} own={s.aprs?.station_valid ? s.aprs.callsign : null} satellites={tracked} close={() => setOpenLine(null)} />
+      ) : (
       <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose}>
         {/* Until setup is done the ISS is shown (the fallback) with a plain invitation beside it,
             where there is room for it; nothing redirects. */}
@@ -215,6 +219,7 @@ function Page() {
           </a>
         )}
       </TrackedStrip>
+      )}
       <footer>
         <StatusLine text={radio.text} short={radio.short} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
         <StatusLine text={aprs.text} short={aprs.short} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
@@ -235,7 +240,6 @@ function Page() {
         )}
         <NightToggle />
       </footer>
-      {openLine === 'log' && <LogSheet pass={underWay} own={s.aprs?.station_valid ? s.aprs.callsign : null} close={() => setOpenLine(null)} />}
     </div>
   );
 }
