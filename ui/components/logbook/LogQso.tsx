@@ -5,7 +5,7 @@ import type { QsoRecord } from '../../../src/logbook/schemas';
 import { ApiError, errorText, postJson } from '../../lib/api';
 import { mhz } from '../../lib/format';
 import type { Recommendation } from '../Tune';
-import { StationCall } from './StationCall';
+import { CallField, StationCall } from './StationCall';
 import { SignInHint } from '../useActions';
 import { usePoll } from '../usePoll';
 import { MODE_LABELS, qsoFilled } from './qso-text';
@@ -118,24 +118,10 @@ export function LogQso(props: LogQsoProps) {
   const bands = rec ? [band(rec.uplink_mhz), band(rec.downlink_mhz)].filter((b, i, a) => b && a.indexOf(b) === i).join('/') : '';
   return (
     <div class="log-sheet-body">
-    <StationCall own={props.own} refused={noCall} onSaved={() => setResult(null)} />
+      <StationCall own={props.own} refused={noCall} onSaved={() => setResult(null)} />
     <form class="log-qso" onSubmit={log} noValidate data-log-qso aria-label="Log a QSO">
       <div class="log-qso-fields">
-        <label class="log-call">
-          <span class="sr-only">Call</span>
-          <input
-            name="call"
-            value={call}
-            placeholder="Call"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellcheck={false}
-            maxLength={16}
-            autoFocus={props.autoFocus}
-            aria-invalid={callErr ? true : undefined}
-            onInput={(e) => setCall((e.target as HTMLInputElement).value.toUpperCase())}
-          />
-        </label>
+        <CallField name="call" label="Call" placeholder="Call" value={call} invalid={!!callErr} autoFocus={props.autoFocus} onInput={setCall} />
         <label class="log-grid">
           <span class="sr-only">Their grid (optional)</span>
           <input

@@ -3,6 +3,27 @@ import { loggableCallProblem, normalizeCall } from '../../../src/logbook/call-ru
 import { ApiError, errorText, getJson, postJson } from '../../lib/api';
 import { SignInHint } from '../useActions';
 
+/** A callsign field: large, upper case as typed, no autocomplete or spelling (the call and the station's own). */
+export function CallField(props: { name: string; label: string; placeholder: string; value: string; invalid: boolean; autoFocus?: boolean; onInput(v: string): void }) {
+  return (
+    <label class="log-call">
+      <span class="sr-only">{props.label}</span>
+      <input
+        name={props.name}
+        value={props.value}
+        placeholder={props.placeholder}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellcheck={false}
+        maxLength={16}
+        autoFocus={props.autoFocus}
+        aria-invalid={props.invalid ? true : undefined}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value.toUpperCase())}
+      />
+    </label>
+  );
+}
+
 // The station callsign, asked for in the Log sheet itself when there is none (no logbook
 // station_callsign and no valid APRS callsign): the operator sets it where the QSO is waiting,
 // checked with the server's own rule, and the server's refusal said in words.
@@ -55,23 +76,17 @@ export function StationCall(props: {
         No station callsign yet: QSOs need yours. <a href="/settings#logbook">Logbook settings</a>
       </p>
       <div class="log-qso-fields">
-        <label class="log-call">
-          <span class="sr-only">Your callsign</span>
-          <input
-            name="station_callsign"
-            value={value}
-            placeholder="Your call"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellcheck={false}
-            maxLength={16}
-            aria-invalid={problem ? true : undefined}
-            onInput={(e) => {
-              setValue((e.target as HTMLInputElement).value.toUpperCase());
-              setProblem(null);
-            }}
-          />
-        </label>
+        <CallField
+          name="station_callsign"
+          label="Your callsign"
+          placeholder="Your call"
+          value={value}
+          invalid={!!problem}
+          onInput={(v) => {
+            setValue(v);
+            setProblem(null);
+          }}
+        />
         <button type="submit" disabled={busy || value.trim() === ''} data-station-save>
           Save
         </button>
