@@ -5,7 +5,7 @@ import type { QsoRecord } from '../../../src/logbook/schemas';
 import { ApiError, errorText, postJson } from '../../lib/api';
 import { mhz } from '../../lib/format';
 import type { Recommendation } from '../Tune';
-import { CallField, StationCall } from './StationCall';
+import { CallField, StationCall, reveal } from './StationCall';
 import { SignInHint } from '../useActions';
 import { usePoll } from '../usePoll';
 import { MODE_LABELS, qsoFilled } from './qso-text';
@@ -55,9 +55,6 @@ export interface LogQsoProps {
   onLogged?(q: QsoRecord): void;
   autoFocus?: boolean;
 }
-
-/** Brings an answer into view where the sheet scrolls inside itself (480×320): what was filled in, what was refused. */
-const reveal = (e: Element | null) => e?.scrollIntoView({ block: 'nearest' });
 
 type Result = { qso: QsoRecord; push_enabled: boolean } | { error: ApiError | Error };
 

@@ -3,6 +3,9 @@ import { loggableCallProblem, normalizeCall } from '../../../src/logbook/call-ru
 import { ApiError, errorText, getJson, postJson } from '../../lib/api';
 import { SignInHint } from '../useActions';
 
+/** Brings an answer into view where the sheet scrolls inside itself (480×320): what was filled in, what was refused. */
+export const reveal = (e: Element | null) => e?.scrollIntoView({ block: 'nearest' });
+
 /** A callsign field: large, upper case as typed, no autocomplete or spelling (the call and the station's own). */
 export function CallField(props: { name: string; label: string; placeholder: string; value: string; invalid: boolean; autoFocus?: boolean; onInput(v: string): void }) {
   return (
@@ -92,7 +95,7 @@ export function StationCall(props: {
         </button>
       </div>
       {problem && (
-        <p class="field-error" data-field-error="station_callsign">
+        <p class="field-error" data-field-error="station_callsign" ref={reveal}>
           Callsign: {problem}
           <SignInHint code={code} />
         </p>
