@@ -210,15 +210,15 @@ function Page() {
       {openLine === 'log' ? (
         <LogSheet pass={underWay} own={s.aprs?.station_valid ? s.aprs.callsign : null} satellites={tracked} close={() => setOpenLine(null)} />
       ) : (
-      <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose}>
-        {/* Until setup is done the ISS is shown (the fallback) with a plain invitation beside it,
-            where there is room for it; nothing redirects. */}
-        {!setupDone && (
-          <a href="/lite/settings" class="btn invite">
-            Choose satellites →
-          </a>
-        )}
-      </TrackedStrip>
+        <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose}>
+          {/* Until setup is done the ISS is shown (the fallback) with a plain invitation beside it,
+              where there is room for it; nothing redirects. */}
+          {!setupDone && (
+            <a href="/lite/settings" class="btn invite">
+              Choose satellites →
+            </a>
+          )}
+        </TrackedStrip>
       )}
       <footer>
         <StatusLine text={radio.text} short={radio.short} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />

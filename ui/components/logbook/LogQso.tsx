@@ -116,100 +116,100 @@ export function LogQso(props: LogQsoProps) {
   return (
     <div class="log-sheet-body">
       <StationCall own={props.own} refused={noCall} onSaved={() => setResult(null)} />
-    <form class="log-qso" onSubmit={log} noValidate data-log-qso aria-label="Log a QSO">
-      <div class="log-qso-fields">
-        <CallField name="call" label="Call" placeholder="Call" value={call} invalid={!!callErr} autoFocus={props.autoFocus} onInput={setCall} />
-        <label class="log-grid">
-          <span class="sr-only">Their grid (optional)</span>
-          <input
-            name="their_grid"
-            value={grid}
-            placeholder="Grid"
-            autoComplete="off"
-            spellcheck={false}
-            maxLength={8}
-            aria-invalid={gridErr ? true : undefined}
-            onInput={(e) => setGrid((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        {askMode && (
-          <label class="log-mode">
-            <span class="sr-only">Mode (the station cannot tell it)</span>
-            <select name="mode" value={mode} aria-invalid={modeErr ? true : undefined} onChange={(e) => setMode((e.target as HTMLSelectElement).value as OperatorMode | '')} data-log-mode>
-              <option value="">Mode…</option>
-              {(Object.keys(MODE_LABELS) as OperatorMode[]).map((m) => (
-                <option key={m} value={m}>
-                  {MODE_LABELS[m]}
+      <form class="log-qso" onSubmit={log} noValidate data-log-qso aria-label="Log a QSO">
+        <div class="log-qso-fields">
+          <CallField name="call" label="Call" placeholder="Call" value={call} invalid={!!callErr} autoFocus={props.autoFocus} onInput={setCall} />
+          <label class="log-grid">
+            <span class="sr-only">Their grid (optional)</span>
+            <input
+              name="their_grid"
+              value={grid}
+              placeholder="Grid"
+              autoComplete="off"
+              spellcheck={false}
+              maxLength={8}
+              aria-invalid={gridErr ? true : undefined}
+              onInput={(e) => setGrid((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          {askMode && (
+            <label class="log-mode">
+              <span class="sr-only">Mode (the station cannot tell it)</span>
+              <select name="mode" value={mode} aria-invalid={modeErr ? true : undefined} onChange={(e) => setMode((e.target as HTMLSelectElement).value as OperatorMode | '')} data-log-mode>
+                <option value="">Mode…</option>
+                {(Object.keys(MODE_LABELS) as OperatorMode[]).map((m) => (
+                  <option key={m} value={m}>
+                    {MODE_LABELS[m]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button type="submit" class="primary" disabled={busy || call.trim() === '' || (askMode && !mode)} data-log-submit>
+            {busy ? 'Logging…' : 'Log'}
+          </button>
+        </div>
+        {heard.length > 0 && (
+          <div class="log-heard" role="group" aria-label={`Heard on APRS during this ${props.pass?.name ?? ''} pass`}>
+            {heard.map((c) => (
+              <button type="button" key={c} class={c === call ? 'chosen' : undefined} onClick={() => setCall(c)} data-heard={c}>
+                {c}
+              </button>
+            ))}
+          </div>
+        )}
+        {callErr && (
+          <p class="field-error" data-field-error="call" ref={reveal}>
+            Call: {callErr}
+          </p>
+        )}
+        {gridErr && (
+          <p class="field-error" data-field-error="their_grid" ref={reveal}>
+            Grid: {gridErr}
+          </p>
+        )}
+        {askMode && (modeErr || !mode) && (
+          // The server's words only when they say more than "choose one" (a mode it did not take).
+          <p class={modeErr ? 'field-error' : 'muted'} data-field-error={modeErr ? 'mode' : undefined} data-mode-hint>
+            Mode: {modeErr && mode ? modeErr : 'no rig or frequency guide gives it here; choose one'}
+          </p>
+        )}
+        <div class="log-qso-sat">
+          <label class="log-sat">
+            <span class="sr-only">Satellite</span>
+            <select name="sat_id" value={sat} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)} data-log-sat>
+              {offered.map((o) => (
+                <option key={o.sat_id} value={o.sat_id}>
+                  {o.name}
                 </option>
               ))}
+              <option value={NONE}>no satellite</option>
             </select>
           </label>
-        )}
-        <button type="submit" class="primary" disabled={busy || call.trim() === '' || (askMode && !mode)} data-log-submit>
-          {busy ? 'Logging…' : 'Log'}
-        </button>
-      </div>
-      {heard.length > 0 && (
-        <div class="log-heard" role="group" aria-label={`Heard on APRS during this ${props.pass?.name ?? ''} pass`}>
-          {heard.map((c) => (
-            <button type="button" key={c} class={c === call ? 'chosen' : undefined} onClick={() => setCall(c)} data-heard={c}>
-              {c}
-            </button>
-          ))}
+          {/* What the QSO will carry from the guide: frequencies, band and mode, the moment they are known. */}
+          <span class="log-guide num muted" data-log-guide>
+            {sat === NONE
+              ? 'the rig’s frequency'
+              : rec
+                ? `${rec.uplink_mhz != null ? `↑${mhz(rec.uplink_mhz)} ` : ''}↓${mhz(rec.downlink_mhz)} ${bands}${stationMode ? ` ${stationMode}` : ''}`
+                : guide.data
+                  ? 'no frequency guide'
+                  : ''}
+          </span>
         </div>
-      )}
-      {callErr && (
-        <p class="field-error" data-field-error="call" ref={reveal}>
-          Call: {callErr}
-        </p>
-      )}
-      {gridErr && (
-        <p class="field-error" data-field-error="their_grid" ref={reveal}>
-          Grid: {gridErr}
-        </p>
-      )}
-      {askMode && (modeErr || !mode) && (
-        // The server's words only when they say more than "choose one" (a mode it did not take).
-        <p class={modeErr ? 'field-error' : 'muted'} data-field-error={modeErr ? 'mode' : undefined} data-mode-hint>
-          Mode: {modeErr && mode ? modeErr : 'no rig or frequency guide gives it here; choose one'}
-        </p>
-      )}
-      <div class="log-qso-sat">
-        <label class="log-sat">
-          <span class="sr-only">Satellite</span>
-          <select name="sat_id" value={sat} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)} data-log-sat>
-            {offered.map((o) => (
-              <option key={o.sat_id} value={o.sat_id}>
-                {o.name}
-              </option>
-            ))}
-            <option value={NONE}>no satellite</option>
-          </select>
-        </label>
-        {/* What the QSO will carry from the guide: frequencies, band and mode, the moment they are known. */}
-        <span class="log-guide num muted" data-log-guide>
-          {sat === NONE
-            ? 'the rig’s frequency'
-            : rec
-              ? `${rec.uplink_mhz != null ? `↑${mhz(rec.uplink_mhz)} ` : ''}↓${mhz(rec.downlink_mhz)} ${bands}${stationMode ? ` ${stationMode}` : ''}`
-              : guide.data
-                ? 'no frequency guide'
-                : ''}
-        </span>
-      </div>
-      {general && (
-        <p class="field-error" role="alert" data-log-error>
-          {errorText(general)}
-          <SignInHint code={general instanceof ApiError ? general.code : undefined} />
-        </p>
-      )}
-      {result && 'qso' in result && (
-        <p class="log-done" role="status" data-logged={result.qso.id} ref={reveal}>
-          <b>✓ {result.qso.call}</b> <span class="num">{qsoFilled(result.qso)}</span>{' '}
-          <PushBadge q={result.qso} pushOn={result.push_enabled} />
-        </p>
-      )}
-    </form>
+        {general && (
+          <p class="field-error" role="alert" data-log-error>
+            {errorText(general)}
+            <SignInHint code={general instanceof ApiError ? general.code : undefined} />
+          </p>
+        )}
+        {result && 'qso' in result && (
+          <p class="log-done" role="status" data-logged={result.qso.id} ref={reveal}>
+            <b>✓ {result.qso.call}</b> <span class="num">{qsoFilled(result.qso)}</span>{' '}
+            <PushBadge q={result.qso} pushOn={result.push_enabled} />
+          </p>
+        )}
+      </form>
     </div>
   );
 }
