@@ -131,10 +131,11 @@ export class LogbookService {
   }
 
   /** The request's satellite, else the radio session's or the lite focus pass's under way; the rig's or guide's frequencies. */
-  private onTheAir(requested: string | undefined, now_ms: number): OnTheAir {
+  private onTheAir(requested: string | null | undefined, now_ms: number): OnTheAir {
     const st = this.d.station;
+    // null is the operator's "no satellite" (a terrestrial QSO): no guess then.
     let sat_id = requested ?? null;
-    if (sat_id === null) {
+    if (requested === undefined) {
       const p = st.passes(now_ms);
       sat_id = subjectSatellite(p.session, p.focus, now_ms);
     }

@@ -57,7 +57,8 @@ export const QsoRequestSchema = v.object({
   rst_sent: v.optional(rstField()),
   rst_rcvd: v.optional(rstField()),
   comment: v.optional(commentField()),
-  sat_id: v.optional(satIdField()),
+  /** The satellite; null: a terrestrial QSO (absent: the station's choice, the radio session's or the pass under way). */
+  sat_id: v.optional(v.nullable(satIdField())),
   time_on: v.optional(isoTime()),
   /** What was on the air, when the operator says so (it wins over the rig's and the guide's); required when the station cannot tell. */
   mode: v.optional(v.picklist(OPERATOR_MODE_NAMES, `must be one of ${OPERATOR_MODE_NAMES.join(', ')}`)),

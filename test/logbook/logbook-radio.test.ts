@@ -63,6 +63,15 @@ describe('logbook during a radio session', () => {
     assert.equal(r.body.qso.freq_rx_mhz, rec.downlink_hz / 1e6);
   });
 
+  it('sat_id null: a terrestrial QSO even within the pass\'s margin (the operator said "no satellite")', async () => {
+    clock.set(pass.los_ms + 5 * 60_000);
+    const r = await f.s.post('/api/v1/logbook/qso', { call: 'G4ABC', sat_id: null });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.qso.sat_id, null);
+    assert.equal(r.body.qso.prop_mode, null);
+    assert.ok(r.body.qso.mode, 'the rig gives the mode');
+  });
+
   it('long after the pass: a plain QSO on the rig\'s frequency', async () => {
     clock.set(pass.los_ms + 60 * 60_000);
     const ongoing = f.s.app.services.orbit.passes({ from_ms: clock.now(), hours: 1, min_max_el_deg: 0, sat_ids: ['iss'], include_ongoing: true }).find((p) => p.aos_ms <= clock.now());

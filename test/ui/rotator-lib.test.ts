@@ -39,10 +39,10 @@ describe('the /lite rotator one-liner', () => {
   it('no line while disabled; the error first; position, target while moving, mode', () => {
     assert.equal(rotatorLine(summary({ enabled: false })), null);
     assert.equal(rotatorLine(undefined), null);
-    assert.deepEqual(rotatorLine(summary({ last_error: 'the controller did not answer' })), { text: 'rotator: the controller did not answer', tone: 'bad' });
-    assert.deepEqual(rotatorLine(summary({ connected: false })), { text: 'rotator: not connected', tone: 'idle' });
-    assert.deepEqual(rotatorLine(summary()), { text: 'rotator: 370°/20° → 30°/25° · manual', tone: 'ok' });
-    assert.deepEqual(rotatorLine(summary({ control_mode: 'tracking', active_sat_id: 'iss', focused: true, moving: false })), { text: 'rotator: 370°/20° · tracking iss', tone: 'ok' });
+    assert.deepEqual(rotatorLine(summary({ last_error: 'the controller did not answer' })), { text: 'rotator: the controller did not answer', tone: 'bad', short: 'rotator error' });
+    assert.deepEqual(rotatorLine(summary({ connected: false })), { text: 'rotator: not connected', tone: 'idle', short: 'no rotator' });
+    assert.deepEqual(rotatorLine(summary()), { text: 'rotator: 370°/20° → 30°/25° · manual', tone: 'ok', short: 'rot 370°/20°' });
+    assert.deepEqual(rotatorLine(summary({ control_mode: 'tracking', active_sat_id: 'iss', focused: true, moving: false })), { text: 'rotator: 370°/20° · tracking iss', tone: 'ok', short: 'rot 370°/20°' });
     assert.equal(rotatorLine(summary({ control_mode: 'stopped', moving: false }))!.tone, 'warn');
   });
 });

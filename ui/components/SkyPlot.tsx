@@ -66,10 +66,10 @@ export function SkyPlot(props: {
       <circle r="60" fill="none" stroke="var(--line)" />
       <circle r="30" fill="none" stroke="var(--line)" />
       <path d="M0-90V90M-90 0H90" stroke="var(--line)" />
-      <text x="0" y="-93" text-anchor="middle">N</text>
-      <text x="96" y="4" text-anchor="middle">E</text>
-      <text x="0" y="102" text-anchor="middle">S</text>
-      <text x="-96" y="4" text-anchor="middle">W</text>
+      <text x="0" y="-93" text-anchor="middle" class="compass">N</text>
+      <text x="96" y="4" text-anchor="middle" class="compass">E</text>
+      <text x="0" y="102" text-anchor="middle" class="compass">S</text>
+      <text x="-96" y="4" text-anchor="middle" class="compass">W</text>
       {points && <polyline points={points} fill="none" stroke="var(--track)" stroke-width="3" stroke-linejoin="round" />}
       {aos && <circle cx={f1(aos[0])} cy={f1(aos[1])} r="5" fill="none" stroke="var(--warn)" stroke-width="2.5" data-aos />}
       {aos && (

@@ -36,13 +36,21 @@ export function StaleBanner(props: { receivedAt: number; offline: boolean; error
   );
 }
 
-/** How old the orbital elements are: an operator refreshes before trusting AOS times. */
-export function ElementAge(props: { ageH: number | null | undefined; origin?: string }) {
+/** How worrying an element age is: muted up to 3 days, warn up to 14, then bad (AOS times drift). */
+export function elementTone(ageH: number | null | undefined): 'muted' | 'warn' | 'bad' {
+  return ageH == null || ageH < 72 ? 'muted' : ageH < 14 * 24 ? 'warn' : 'bad';
+}
+
+/** Whole days once they are days old: the hours say nothing more and cost a small screen room. */
+const elementAge = (h: number) => (h >= 72 ? `${Math.floor(h / 24)} d` : age(h * 3_600_000));
+
+/** How old the orbital elements are: an operator refreshes before trusting AOS times. As a banner, a line of its own. */
+export function ElementAge(props: { ageH: number | null | undefined; origin?: string; banner?: boolean }) {
   if (props.ageH == null) return null;
-  const tone = props.ageH < 72 ? 'muted' : props.ageH < 14 * 24 ? 'warn' : 'bad';
+  const tone = elementTone(props.ageH);
   return (
-    <span class={tone} data-element-age>
-      elements {age(props.ageH * 3_600_000)} old{props.origin ? ` (${props.origin})` : ''}
+    <span class={props.banner ? `banner ${tone}` : tone} role={props.banner ? 'alert' : undefined} data-element-age>
+      elements {elementAge(props.ageH)} old{props.origin ? ` (${props.origin})` : ''}
       {tone === 'bad' && <span class="hint">: refresh before trusting AOS times</span>}
     </span>
   );

@@ -2,12 +2,21 @@
 // message) never takes over a small screen; one tap shows the whole text over the page, another
 // tap closes it (ui brief: "long messages are ellipsized, the whole text one tap away").
 
-export function StatusLine(props: { text: string; tone: string; open: boolean; onToggle: () => void; 'data-key': string }) {
+// With `short`, a page may show those few words instead where the line is narrow (CSS picks).
+
+export function StatusLine(props: { text: string; short?: string; tone: string; open: boolean; onToggle: () => void; 'data-key': string }) {
   const key = { [`data-${props['data-key']}`]: true };
   return (
     <>
       <button type="button" class={`status-line ${props.tone}`} title={props.text} aria-expanded={props.open} onClick={props.onToggle} {...key}>
-        {props.text}
+        {props.short ? (
+          <>
+            <span class="sl-long">{props.text}</span>
+            <span class="sl-short">{props.short}</span>
+          </>
+        ) : (
+          props.text
+        )}
       </button>
       {props.open && (
         <div class={`status-full ${props.tone}`} role="status" data-line-full onClick={props.onToggle}>

@@ -51,12 +51,13 @@ export function Tune(props: { rec: Recommendation | null; matrix?: Matrix | null
           <small>MHz</small> {r.downlink_mode ?? ''}
         </span>
         {r.uplink_mhz != null && (
-          <span title="uplink (transmit)">
+          // The tone goes with the uplink it keys: they wrap to the next line together.
+          <span title="uplink (transmit)" data-uplink>
             ↑ <b>{mhz(r.uplink_mhz)}</b>
             <small>MHz</small> {r.uplink_mode ?? ''}
+            {r.ctcss_hz != null && <span title="CTCSS tone" data-ctcss> {r.ctcss_hz.toFixed(1)} Hz</span>}
           </span>
         )}
-        {r.ctcss_hz != null && <span title="CTCSS tone">{r.ctcss_hz.toFixed(1)} Hz</span>}
       </div>
       <div class="tune-meta muted">
         phase {r.phase} · {r.mode} · corrects {r.correction_side.replace(/_/g, ' ')}

@@ -53,14 +53,14 @@ export function antennaMarks(r: Pick<RotatorSummary, 'connected' | 'az_deg' | 'e
 const d1 = (x: number | null) => (x == null ? '—' : `${x.toFixed(0).replace('-', '−')}°`);
 
 /** The /lite one-liner: null while the rotator is disabled (no line at all: the footer is small). */
-export function rotatorLine(r: RotatorSummary | null | undefined): { text: string; tone: 'ok' | 'warn' | 'bad' | 'idle' } | null {
+export function rotatorLine(r: RotatorSummary | null | undefined): { text: string; tone: 'ok' | 'warn' | 'bad' | 'idle'; short: string } | null {
   if (!r?.enabled) return null;
-  if (r.last_error) return { text: `rotator: ${r.last_error}`, tone: 'bad' };
-  if (!r.connected) return { text: 'rotator: not connected', tone: 'idle' };
+  if (r.last_error) return { text: `rotator: ${r.last_error}`, tone: 'bad', short: 'rotator error' };
+  if (!r.connected) return { text: 'rotator: not connected', tone: 'idle', short: 'no rotator' };
   const at = `${d1(r.az_deg)}/${d1(r.el_deg)}`;
   const mode = r.control_mode === 'tracking' && r.active_sat_id ? `tracking ${r.active_sat_id}${r.focused ? '' : ' (not this one)'}` : r.control_mode;
   const to = r.moving && r.target_az_deg != null ? ` → ${d1(r.target_az_deg)}/${d1(r.target_el_deg)}` : '';
-  return { text: `rotator: ${at}${to} · ${mode}`, tone: r.control_mode === 'stopped' ? 'warn' : 'ok' };
+  return { text: `rotator: ${at}${to} · ${mode}`, tone: r.control_mode === 'stopped' ? 'warn' : 'ok', short: `rot ${at}` };
 }
 
 /** The serial protocols (every one but rotctld, which is a TCP client). */

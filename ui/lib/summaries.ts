@@ -1,4 +1,5 @@
-// One-line radio and APRS summaries from the lite snapshot's radioControl and aprs blocks.
+// One-line radio and APRS summaries from the lite snapshot's radioControl and aprs blocks, each
+// with a few words (short) for a 480-pixel footer: the whole line is one tap away there.
 
 export interface RadioSummary {
   enabled: boolean;
@@ -34,20 +35,22 @@ export function controlWords(rt: { control_mode: string; external_client?: unkno
   return typeof rt.external_client === 'string' && rt.external_client ? `external: ${rt.external_client}` : 'external client';
 }
 
-export function radioLine(r: RadioSummary | null | undefined): { text: string; tone: Tone } {
-  if (!r) return { text: 'radio: unknown', tone: 'idle' };
-  if (r.last_error) return { text: `radio: ${r.last_error}`, tone: 'bad' };
-  if (!r.enabled) return { text: 'radio: disabled', tone: 'idle' };
-  if (!r.connected) return { text: 'radio: not connected', tone: 'idle' };
+export function radioLine(r: RadioSummary | null | undefined): { text: string; tone: Tone; short: string } {
+  if (!r) return { text: 'radio: unknown', tone: 'idle', short: 'radio ?' };
+  if (r.last_error) return { text: `radio: ${r.last_error}`, tone: 'bad', short: 'radio error' };
+  if (!r.enabled) return { text: 'radio: disabled', tone: 'idle', short: 'radio off' };
+  if (!r.connected) return { text: 'radio: not connected', tone: 'idle', short: 'no rig' };
   const what = r.selected_sat_id ? ` · ${r.control_state.replace(/_/g, ' ')} ${r.selected_sat_id}` : ` · ${controlWords(r)}`;
-  return { text: `radio: connected${what}`, tone: 'ok' };
+  return { text: `radio: connected${what}`, tone: 'ok', short: r.selected_sat_id ? `rig: ${r.selected_sat_id}` : 'rig on' };
 }
 
-export function aprsLine(a: AprsSummary | null | undefined): { text: string; tone: Tone } {
-  if (!a) return { text: 'aprs: unknown', tone: 'idle' };
-  if (a.last_error) return { text: `aprs: ${a.last_error}`, tone: 'bad' };
+export function aprsLine(a: AprsSummary | null | undefined): { text: string; tone: Tone; short: string } {
+  if (!a) return { text: 'aprs: unknown', tone: 'idle', short: 'APRS ?' };
+  if (a.last_error) return { text: `aprs: ${a.last_error}`, tone: 'bad', short: 'APRS error' };
   const who = a.station_valid ? a.callsign : 'no callsign';
-  if (!a.connected) return { text: `aprs: off · ${who}`, tone: 'idle' };
-  if (a.listen_only) return { text: `aprs: listen only · ${who}`, tone: 'idle' };
-  return a.can_transmit ? { text: `aprs: can transmit · ${who}`, tone: 'ok' } : { text: `aprs: blocked · ${a.tx_block_reason ?? ''}`, tone: 'bad' };
+  if (!a.connected) return { text: `aprs: off · ${who}`, tone: 'idle', short: 'APRS off' };
+  if (a.listen_only) return { text: `aprs: listen only · ${who}`, tone: 'idle', short: 'APRS rx' };
+  return a.can_transmit
+    ? { text: `aprs: can transmit · ${who}`, tone: 'ok', short: 'APRS tx' }
+    : { text: `aprs: blocked · ${a.tx_block_reason ?? ''}`, tone: 'bad', short: 'APRS blocked' };
 }

@@ -74,6 +74,16 @@ export function day(t: string | number, zone: Zone): string {
   return `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 }
 
+/**
+ * The day of `t` beside a clock time, when it is not today in the zone: "tmrw", else the weekday
+ * ("Tue"); empty today. A chip reading "ISS 10:33" must not be taken for this morning.
+ */
+export function dayMarker(t: string | number, now: number, zone: Zone): string {
+  const d = day(t, zone);
+  if (d === day(now, zone)) return '';
+  return d === day(now + 86_400_000, zone) ? 'tmrw' : d.split(' ')[0];
+}
+
 /** The zone as people read it ("UTC", "CET", "GMT+1"). */
 export function zoneLabel(zone: Zone): string {
   let a = abbrs.get(zone.name);

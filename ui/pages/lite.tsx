@@ -4,10 +4,10 @@ import type { LiteSnapshot } from '../../src/station/lite-snapshot';
 import { mount } from '../components/mount';
 import { NightToggle } from '../components/NightToggle';
 import { SkyPlot } from '../components/SkyPlot';
-import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
+import { ElementAge, StaleBanner, Waiting, elementTone } from '../components/StaleBanner';
 import { StatusLine } from '../components/StatusLine';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
-import { LogQso, type PassUnderWay } from '../components/logbook/LogQso';
+import { LogQso, type LogSatellite, type PassUnderWay } from '../components/logbook/LogQso';
 import { usePoll } from '../components/usePoll';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
@@ -16,7 +16,7 @@ import { nextPassBySat, passClock, positionAt } from '../lib/pass';
 import { staleness } from '../lib/stale';
 import { antennaMarks, rotatorLine } from '../lib/rotator';
 import { aprsLine, radioLine } from '../lib/summaries';
-import { clock, countdown, snapshotZone, zoneLabel, type Zone } from '../lib/time';
+import { clock, countdown, dayMarker, snapshotZone, zoneLabel, type Zone } from '../lib/time';
 import './lite.css';
 
 /** Snapshot poll: the server caches it 15 s; 5 s keeps a tapped focus and pass edges prompt. */
@@ -35,6 +35,17 @@ const snapshotUrl = (focus: string | null) => `/api/v1/lite/snapshot${focus ? `?
 function chipName(name: string): string {
   const short = shortName(name);
   return /^[A-Z]{1,3}-\d+\b/.exec(short)?.[0] ?? short;
+}
+
+/** A chip's AOS: its clock time, after the day when that is not today ("tmrw 10:33"). */
+function When(props: { t: string; now: number; zone: Zone }) {
+  const d = dayMarker(props.t, props.now, props.zone);
+  return (
+    <>
+      {d && <small data-day>{d} </small>}
+      {clock(props.t, props.zone)}
+    </>
+  );
 }
 
 /**
@@ -66,14 +77,17 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
           >
             <b title={names.get(sat_id)}>{chipName(names.get(sat_id) ?? sat_id)}</b>
             <span class="t-el" title="elevation now">{deg(el.get(sat_id), 0)}</span>
-            <span class="t-aos">{!pass ? 'no pass' : pc?.stage === 'during' ? 'in pass' : clock(pass.aos, zone)}</span>
+            <span class="t-aos">{!pass ? 'no pass' : pc?.stage === 'during' ? 'in pass' : <When t={pass.aos} now={now} zone={zone} />}</span>
             {pass && <span class="t-max" title="maximum elevation">max {deg(pass.max_el_deg)}</span>}
           </button>
         );
       })}
       {later.map((p) => (
         <button type="button" key={p.sat_id + p.aos} class="num later" onClick={() => props.choose(p.sat_id)} data-pass={p.sat_id} title={`later pass of ${p.name}`}>
-          {chipName(p.name)} <span class="t-aos">{clock(p.aos, zone)}</span>
+          {chipName(p.name)}{' '}
+          <span class="t-aos">
+            <When t={p.aos} now={now} zone={zone} />
+          </span>
           <span class="t-max">max {deg(p.max_el_deg)}</span>
         </button>
       ))}
@@ -85,20 +99,17 @@ function TrackedStrip(props: { s: LiteSnapshot; subject: string | null; now: num
 type Line = 'radio' | 'aprs' | 'rotator' | 'log';
 
 /**
- * Log QSO over the lower part of the screen (the tune pair and the strip), above the footer:
- * the name, countdown and position stay in view while the operator types the call.
+ * Log QSO in the place of the tracked strip (which it hides while open): the name, countdown,
+ * position, pass line and the pair to tune stay in view while the operator types the call; the
+ * sheet scrolls inside itself where the strip's room is short (480×320).
  */
-function LogSheet(props: { pass: PassUnderWay | null; own: string | null; close: () => void }) {
+function LogSheet(props: { pass: PassUnderWay | null; own: string | null; satellites: LogSatellite[]; close: () => void }) {
   return (
     <section class="lite-log" aria-label="Log QSO" data-log-sheet>
-      <div class="lite-log-head">
-        <b>Log QSO</b>
-        <span class="muted">{props.pass ? props.pass.name : 'no pass under way'}</span>
-        <button type="button" onClick={props.close} aria-label="Close Log QSO">
-          ✕
-        </button>
-      </div>
-      <LogQso pass={props.pass} own={props.own} autoFocus />
+      <LogQso pass={props.pass} own={props.own} satellites={props.satellites} autoFocus />
+      <button type="button" class="lite-log-close" onClick={props.close} aria-label="Close Log QSO">
+        ✕
+      </button>
     </section>
   );
 }
@@ -135,6 +146,7 @@ function Page() {
   const last = path[path.length - 1];
   const meta = s.satellites.find((m) => m.sat_id === subject);
   const name = track?.name ?? pass?.name ?? meta?.name ?? subject ?? '—';
+  const elementsOld = elementTone(meta?.epoch_age_h) !== 'muted';
   const setupDone = s.liteSettings.setup_complete;
   const radio = radioLine(s.radioControl);
   const aprs = aprsLine(s.aprs);
@@ -144,10 +156,18 @@ function Page() {
   const toggle = (line: Line) => () => setOpenLine(openLine === line ? null : line);
   const locator = s.location.locator;
   // QSOs during the focus pass are logged against it; the heard candidates are its stations.
+  // The sheet offers the tracked satellites, the focus first (the one a QSO just now was most likely on).
+  const tracked: LogSatellite[] = s.trackedSatIds
+    .map((id) => ({ sat_id: id, name: shortName(s.satellites.find((m) => m.sat_id === id)?.name ?? id) }))
+    .sort((a, b) => Number(b.sat_id === subject) - Number(a.sat_id === subject));
   const underWay: PassUnderWay | null = pass && pc?.stage === 'during' ? { sat_id: pass.sat_id, name: shortName(name), aos: pass.aos, los: pass.los } : null;
   return (
     <div class={`lite stage-${pc?.stage ?? 'none'}`}>
-      <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
+      {/* Old elements are a warning at every size, beside the data's own age; fresh ones are a footer note. */}
+      <div class="banners">
+        <StaleBanner receivedAt={snap.receivedAt} offline={snap.offline} error={snap.error} now={now} />
+        {elementsOld && <ElementAge ageH={meta?.epoch_age_h} banner />}
+      </div>
       <section class={`focus ${pc?.tone ?? 'idle'}`} aria-live="off" data-subject={subject}>
         <h1 class="name" data-focus-name title={name}>
           {name}
@@ -187,20 +207,24 @@ function Page() {
       <div class="tune-area" data-subject={subject}>
         <Tune class="lite-tune" rec={rec} matrix={matrix} />
       </div>
-      <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose}>
-        {/* Until setup is done the ISS is shown (the fallback) with a plain invitation beside it,
-            where there is room for it; nothing redirects. */}
-        {!setupDone && (
-          <a href="/lite/settings" class="btn invite">
-            Choose satellites →
-          </a>
-        )}
-      </TrackedStrip>
+      {openLine === 'log' ? (
+        <LogSheet pass={underWay} own={s.aprs?.station_valid ? s.aprs.callsign : null} satellites={tracked} close={() => setOpenLine(null)} />
+      ) : (
+        <TrackedStrip s={s} subject={subject} now={now} zone={zone} choose={choose}>
+          {/* Until setup is done the ISS is shown (the fallback) with a plain invitation beside it,
+              where there is room for it; nothing redirects. */}
+          {!setupDone && (
+            <a href="/lite/settings" class="btn invite">
+              Choose satellites →
+            </a>
+          )}
+        </TrackedStrip>
+      )}
       <footer>
-        <StatusLine text={radio.text} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
-        <StatusLine text={aprs.text} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
-        {rotator && <StatusLine text={rotator.text} tone={rotator.tone} open={openLine === 'rotator'} onToggle={toggle('rotator')} data-key="rotator-line" />}
-        <ElementAge ageH={meta?.epoch_age_h} />
+        <StatusLine text={radio.text} short={radio.short} tone={radio.tone} open={openLine === 'radio'} onToggle={toggle('radio')} data-key="radio-line" />
+        <StatusLine text={aprs.text} short={aprs.short} tone={aprs.tone} open={openLine === 'aprs'} onToggle={toggle('aprs')} data-key="aprs-line" />
+        {rotator && <StatusLine text={rotator.text} short={rotator.short} tone={rotator.tone} open={openLine === 'rotator'} onToggle={toggle('rotator')} data-key="rotator-line" />}
+        {!elementsOld && <ElementAge ageH={meta?.epoch_age_h} />}
         {locator && (
           <span class="muted locator" title="station locator (Maidenhead)" data-locator>
             {locator}
@@ -216,7 +240,6 @@ function Page() {
         )}
         <NightToggle />
       </footer>
-      {openLine === 'log' && <LogSheet pass={underWay} own={s.aprs?.station_valid ? s.aprs.callsign : null} close={() => setOpenLine(null)} />}
     </div>
   );
 }

@@ -32,7 +32,7 @@ export function logbookRoutes(s: Services): RouteDef[] {
       path: `${base}/qso`,
       tag: 'logbook',
       summary:
-        'Log a QSO {call, their_grid?, rst_sent?, rst_rcvd?, comment?, sat_id?, time_on?, mode?}. The station fills the rest: the satellite (sat_id, else the radio session\'s, else the lite focus pass under way; neither: a plain QSO on the rig\'s frequencies), ' +
+        'Log a QSO {call, their_grid?, rst_sent?, rst_rcvd?, comment?, sat_id?, time_on?, mode?}. The station fills the rest: the satellite (sat_id, else the radio session\'s, else the lite focus pass under way; sat_id null or neither: a plain QSO on the rig\'s frequencies), ' +
         'sat_name in LoTW\'s naming, sat_mode, prop_mode SAT, freq_mhz (uplink) and freq_rx_mhz (downlink) from the rig when it tracks that satellite or else the frequency guide, band/band_rx, ' +
         `mode/submode (the body's mode, one of ${OPERATOR_MODE_NAMES.join(', ')}, else the rig's or the guide's; when none of them tells it, a 400 naming mode: LoTW and the loggers refuse a QSO without one), ` +
         'station_callsign (logbook setting, else the APRS callsign), my_gridsquare (6 characters), time_on (now when absent), id; push_state pending (and push_enabled: while the push is off it is only "not pushed"). Answered once the QSO is in the file. 409 without a station callsign',

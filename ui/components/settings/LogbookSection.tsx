@@ -32,7 +32,13 @@ function CloudlogForm() {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<'saved' | ApiError | Error | null>(null);
+  // Whether the APRS identity would sign a QSO when the logbook names no callsign.
+  const [aprsCall, setAprsCall] = useState(true);
   useEffect(() => {
+    getJson<{ stationIdentity: { valid: boolean } }>('/api/v1/system/state').then(
+      (a) => setAprsCall(a.data.stationIdentity.valid),
+      () => undefined,
+    );
     getJson<{ state: LogbookSettings }>(SETTINGS).then(
       (a) => {
         setSaved(a.data.state);
@@ -103,6 +109,12 @@ function CloudlogForm() {
             onInput={(e) => set({ [f.name]: (e.target as HTMLInputElement).value })}
           />
           <div class="help muted">{f.help}</div>
+          {/* Said before the first QSO, not as its refusal. */}
+          {f.name === 'station_callsign' && saved.station_callsign === '' && !aprsCall && (
+            <div class="banner warn" role="alert" data-no-station-call>
+              No callsign: no QSO can be logged until one is set here (or a valid APRS callsign).
+            </div>
+          )}
           {fieldError(f.name)}
         </div>
       ))}
