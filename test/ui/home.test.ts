@@ -236,3 +236,24 @@ describe('station view', { skip }, () => {
     await context.close();
   });
 });
+
+describe('station view: a long pass that rose more than an hour ago', { skip }, () => {
+  // AO-10's pass of 2026-08-23 20:52–22:48 UTC is 78 min old at this instant. /track/path keeps no
+  // path from more than an hour back, and the page asked from AOS: a 400 and no sky plot.
+  const LATE = '2026-08-23T22:10:00Z';
+  const env = serverAndBrowser({ now: LATE });
+
+  it('draws its sky plot from the last hour, with no refused request', async () => {
+    const { context, page, problems } = await openPage(env.browser, { width: 1280, height: 800 });
+    await page.clock.install({ time: Date.parse(LATE) });
+    await page.goto(env.s.base + '/');
+    await page.locator('[data-scope-choice] label', { hasText: 'All satellites' }).click();
+    const row = await reveal(page, '[data-row="ao-10"]');
+    await row.getByRole('button').click();
+    await page.locator('#sel', { hasText: 'AO-10' }).waitFor();
+    await page.locator('svg.sky polyline').waitFor();
+    await screenshot(page, 'home-long-pass-1280x800');
+    assert.deepEqual(problems.errors, []);
+    await context.close();
+  });
+});

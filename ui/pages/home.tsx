@@ -79,9 +79,13 @@ function Guidance({ r }: { r: Recommendation | null }) {
 /** The selected pass on a sky plot (its path from AOS to LOS) and its satellite's ground track. */
 function Selected({ pass, zone, station, now, rotator }: { pass: PassRow; zone: Zone; station: { lat: number; lon: number } | null; now: number; rotator: boolean }) {
   const ant = useAntenna(rotator);
-  const span_s = (Date.parse(pass.los) - Date.parse(pass.aos)) / 1000;
+  // /track/path starts at most an hour back (start_too_early): a long pass (hours, from a high
+  // orbit) that rose earlier is drawn from 50-55 min ago, a start that moves in 5-minute steps so
+  // the request is not a new one every second.
+  const start_ms = Math.max(Date.parse(pass.aos), Math.floor((now - 50 * 60_000) / 300_000) * 300_000);
+  const span_s = (Date.parse(pass.los) - start_ms) / 1000;
   const sky = usePoll<{ items: PathPoint[] }>(
-    `/api/v1/track/path?sat_id=${pass.sat_id}&start=${encodeURIComponent(pass.aos)}&minutes=${(span_s / 60).toFixed(2)}&step_seconds=${Math.max(1, Math.ceil(span_s / 60))}`,
+    `/api/v1/track/path?sat_id=${pass.sat_id}&start=${encodeURIComponent(new Date(start_ms).toISOString())}&minutes=${(span_s / 60).toFixed(2)}&step_seconds=${Math.max(1, Math.ceil(span_s / 60))}`,
     0,
   );
   const ground = usePoll<{ items: PathPoint[] }>(`/api/v1/track/path?sat_id=${pass.sat_id}&minutes=100&step_seconds=60`, 60_000);
