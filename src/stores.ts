@@ -30,10 +30,10 @@ export function createStores(dir: string, clock: Clock) {
     timezone: new JsonStore({ dir, name: 'timezone', schema: TimezoneSchema, defaults: defaultTimezone, now }),
     network: new JsonStore({ dir, name: 'network', schema: NetworkSchema, defaults: defaultNetwork, now }),
     // These hold the rig's LAN password (it can key the transmitter): owner-only, and write-only in the API.
-    radio: new JsonStore({ dir, name: 'radio-settings', schema: RadioSettingsSchema, defaults: defaultRadioSettings, now, mode: 0o600, secrets: ['wifi_password'] }),
+    radio: new JsonStore({ dir, name: 'radio-settings', schema: RadioSettingsSchema, defaults: defaultRadioSettings, now, mode: 0o600, secrets: ['wifi_password', 'uplink_rig.wifi_password'] }),
     rotator: new JsonStore({ dir, name: 'rotator-settings', schema: RotatorSettingsSchema, defaults: defaultRotatorSettings, now }),
     hamlib: new JsonStore({ dir, name: 'hamlib-settings', schema: HamlibSettingsSchema, defaults: defaultHamlibSettings, now }),
-    aprs: new JsonStore({ dir, name: 'aprs-settings', schema: AprsSettingsSchema, defaults: defaultAprsSettings, now, mode: 0o600, secrets: ['wifi_password'] }),
+    aprs: new JsonStore({ dir, name: 'aprs-settings', schema: AprsSettingsSchema, defaults: defaultAprsSettings, now, mode: 0o600, secrets: ['wifi_password', 'uplink_rig.wifi_password'] }),
     catalogSources: new JsonStore({ dir, name: 'catalog-sources', schema: CatalogSourcesSchema, defaults: defaultCatalogSources, now }),
     // The operator token's hash: readable by the service user only.
     access: new JsonStore({ dir, name: 'access', schema: AccessFileSchema, defaults: defaultAccessFile, now, mode: 0o600 }),

@@ -6,6 +6,6 @@ import type { SerialDriver } from './serial-driver.js';
 const load = () => import('./serial-driver.js').then((m) => m.nodeSerialDriver);
 
 export const lazySerialDriver: SerialDriver = {
-  open: async (path, baudRate) => (await load()).open(path, baudRate),
+  open: async (path, baudRate, line) => (await load()).open(path, baudRate, line),
   list: async () => (await load()).list(),
 };

@@ -20,8 +20,13 @@ export interface PortListing {
   hwid: string;
 }
 
+/** Line settings beyond the speed: 8 data bits, no parity and one stop bit unless said (Yaesu's CAT wants two). */
+export interface SerialLineOptions {
+  stopBits?: 1 | 2;
+}
+
 export interface SerialDriver {
-  open(path: string, baudRate: number): Promise<SerialConnection>;
+  open(path: string, baudRate: number, line?: SerialLineOptions): Promise<SerialConnection>;
   list(): Promise<PortListing[]>;
 }
 
@@ -95,10 +100,10 @@ async function stableNames(): Promise<Map<string, string[]>> {
 const binding = hangupAware(SerialPort.binding as unknown as Binding);
 
 export const nodeSerialDriver: SerialDriver = {
-  open(path, baudRate) {
+  open(path, baudRate, line) {
     return new Promise((resolve, reject) => {
       // `binding` is not in SerialPort's option type, but its constructor takes it over the detected one.
-      const options = { path, baudRate, autoOpen: false, hupcl: false, binding };
+      const options = { path, baudRate, stopBits: line?.stopBits ?? 1, autoOpen: false, hupcl: false, binding };
       const port = new SerialPort(options as ConstructorParameters<typeof SerialPort>[0]);
       port.open((err) => {
         if (err) return reject(new Error(`cannot open ${path}: ${err.message}`));

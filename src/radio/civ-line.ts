@@ -1,9 +1,10 @@
 import { CivBus, type CivTimeouts } from './civ-bus.js';
-import type { RadioSettings } from './settings.js';
+import type { RigLink } from './settings.js';
 import type { SerialDriver } from '../links/serial-driver.js';
 import { LanOpenError, type LanLeaser } from './lan/lan-types.js';
 import { AppError, badRequest } from '../util/errors.js';
 import { checkWifiTarget } from './settings.js';
+import { RigOpenError, noSerialDevice } from './rig-line.js';
 
 // The rig's CI-V line, whatever carries it: a serial device (USB) or the IC-705's LAN session
 // (Wi-Fi). The controller, drivers, auto-track and session run unchanged over either; only
@@ -23,24 +24,22 @@ export interface CivLine {
 
 /** Opens the CI-V line the radio settings name. */
 export interface CivLines {
-  open(s: RadioSettings): Promise<CivLine>;
+  open(s: RigLink): Promise<CivLine>;
   /** The resource a setting names (for the one-owner-per-device claims); null when shared. */
-  resource(s: RadioSettings): string | null;
-  /** 400 when the settings cannot open anything (no device, no address). */
-  check(s: RadioSettings): void;
+  resource(s: RigLink): string | null;
+  /** 400 when the settings cannot open anything (no device, no address); `field` prefixes the field named. */
+  check(s: RigLink, field?: string): void;
 }
 
 
 /** An open failure no retry fixes until the operator changes something. */
-export const isFinal = (err: unknown): boolean => err instanceof LanOpenError && !err.retry;
+export const isFinal = (err: unknown): boolean => (err instanceof LanOpenError || err instanceof RigOpenError) && !err.retry;
 
 export function civLines(d: { serial: SerialDriver; lan: LanLeaser; timeouts?: CivTimeouts }): CivLines {
   return {
-    check(s) {
-      if (s.transport === 'wifi') checkWifiTarget(s, 'transport', 'radio');
-      else if (!s.serial_device) {
-        throw badRequest('no serial device is set: choose one in the radio settings (GET /api/v1/radio/ports lists candidates)', null, 'no_serial_device');
-      }
+    check(s, field = '') {
+      if (s.transport === 'wifi') checkWifiTarget(s, `${field}transport`, 'radio');
+      else if (!s.serial_device) throw noSerialDevice(field);
     },
     resource: (s) => (s.transport === 'wifi' ? null : s.serial_device),
     async open(s) {

@@ -1,12 +1,10 @@
 import { RigConnection } from './rig-connection.js';
-import { capabilitiesOf } from './rig-capabilities.js';
+import { capabilitiesOf, shortRigName } from './rig-capabilities.js';
 import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
-import type { RadioSettings } from './settings.js';
-import type { CivLines } from './civ-line.js';
-import type { CivFrame } from './civ/frame.js';
-import { cmd, decode } from './civ/commands.js';
+import { mainLink, type RadioSettings } from './settings.js';
+import type { RigLines } from './rig-line.js';
 import { rigBandOf } from '../guidance/eligibility.js';
 import { iso, type Clock, type Timer } from '../util/clock.js';
 import { OneAtATime } from '../util/queue.js';
@@ -23,14 +21,12 @@ const log = logger('radio');
 
 export interface ControllerDeps {
   clock: Clock;
-  lines: CivLines;
+  lines: RigLines;
   settings: () => RadioSettings;
   /** The rig went away (unplug): auto-track rewrites the whole pair once it is back. */
   onDown?: () => void;
 }
 
-/** A pair receives on VFO A and transmits on VFO B on both rigs (rigA: split; rigB: MAIN/SUB). */
-const RX_VFO: Vfo = 'A';
 const TX_VFO: Vfo = 'B';
 
 /** A receive-frequency observation (readback or transceive broadcast), for knob-follow. */
@@ -38,6 +34,8 @@ export type RxObserver = (rx_hz: number, source: 'poll' | 'broadcast') => void;
 
 export class RadioController {
   private rt: RadioRuntime = defaultRadioRuntime();
+  /** The runtime whose legs are filled in (runtime() derives them once per change). */
+  private legsOf: RadioRuntime | null = null;
   private readonly connection: RigConnection;
   private readonly ops = new OneAtATime(8);
   private pollTimer: Timer | null = null;
@@ -50,7 +48,7 @@ export class RadioController {
 
   constructor(private readonly d: ControllerDeps) {
     this.connection = new RigConnection(
-      { lines: d.lines, clock: d.clock, settings: d.settings },
+      { lines: d.lines, clock: d.clock, link: () => mainLink(d.settings()) },
       {
         up: (rig, initError) => this.onUp(rig, initError),
         down: (err) => this.onDown(err),
@@ -59,6 +57,14 @@ export class RadioController {
   }
 
   runtime(): RadioRuntime {
+    if (this.legsOf !== this.rt) {
+      // One radio carries both sides: downlink is its receive VFO (A), uplink its transmit VFO (B).
+      const rt = this.rt;
+      const rig = shortRigName(rt.capabilities ?? this.capabilities());
+      const leg = (freq_hz: number | null, mode: string | null) => ({ rig, connected: rt.connected, freq_hz, mode, ptt: null, last_error: rt.last_error });
+      this.rt = { ...rt, legs: { downlink: leg(rt.targets.vfo_a_freq_hz, rt.targets.vfo_a_mode), uplink: leg(rt.targets.vfo_b_freq_hz, rt.targets.vfo_b_mode) } };
+      this.legsOf = this.rt;
+    }
     return this.rt;
   }
 
@@ -67,7 +73,7 @@ export class RadioController {
   }
 
   capabilities(): RuntimeCapabilities {
-    return this.connection.current?.capabilities ?? capabilitiesOf(this.d.settings().rig_model);
+    return this.connection.current?.capabilities ?? capabilitiesOf(this.d.settings());
   }
 
   /** The runtime a caller may hold on to (auto-track status is patched in by its owner). */
@@ -102,7 +108,7 @@ export class RadioController {
   // --- connection ---------------------------------------------------------------------------
 
   async connect(): Promise<void> {
-    this.d.lines.check(this.d.settings());
+    this.d.lines.check(mainLink(this.d.settings()));
     try {
       await this.connection.connect();
     } catch (err) {
@@ -118,10 +124,10 @@ export class RadioController {
   }
 
   private onUp(rig: RigDriver, initError: string | null): void {
-    this.patch({ connected: true, capabilities: rig.capabilities, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
+    this.patch({ connected: true, capabilities: rig.capabilities, raw_state: { ...this.rt.raw_state, selected_vfo: rig.selectedVfo() } });
     if (initError) this.fail('link', initError);
     else if (this.errorKind === 'link') this.patch({ last_error: null });
-    this.unlisten = rig.bus.onBroadcast((f) => this.onBroadcast(rig, f));
+    this.unlisten = rig.watchRx((hz) => this.onBroadcast(hz));
     this.schedulePoll(0);
   }
 
@@ -192,10 +198,8 @@ export class RadioController {
     return r;
   }
 
-  private onBroadcast(rig: RigDriver, f: CivFrame): void {
-    if (f.cmd !== 0x00 || rig.broadcastVfo() !== RX_VFO) return;
-    const hz = decode.freq(f);
-    if (hz === null) return;
+  /** The rig told us its receive frequency by itself (the operator's knob, CI-V transceive). */
+  private onBroadcast(hz: number): void {
     this.patch({ targets: { ...this.rt.targets, vfo_a_freq_hz: hz } });
     this.rxObservers.emit([hz, 'broadcast']);
   }
@@ -228,7 +232,7 @@ export class RadioController {
     if (vfo === TX_VFO) this.guardTx(hz, `VFO ${vfo} is the transmit VFO`);
     await this.operate(`write VFO ${vfo}`, (r) => r.writeVfo(vfo, hz, mode));
     const t = vfo === 'A' ? { vfo_a_freq_hz: hz, vfo_a_mode: mode ?? this.rt.targets.vfo_a_mode } : { vfo_b_freq_hz: hz, vfo_b_mode: mode ?? this.rt.targets.vfo_b_mode };
-    this.patch({ targets: { ...this.rt.targets, ...t }, raw_state: { ...this.rt.raw_state, selected_vfo: rig.broadcastVfo() } });
+    this.patch({ targets: { ...this.rt.targets, ...t }, raw_state: { ...this.rt.raw_state, selected_vfo: rig.selectedVfo() } });
   }
 
   /** A pair, in the rig's write order; `satellite` adds the target extras (squelch, scope, tone). */
@@ -245,17 +249,17 @@ export class RadioController {
   }
 
   /**
-   * PTT off over CI-V, straight on the bus (not behind a queued operation): the emergency stop
-   * must not wait for a tracking step. False when no rig is connected or it did not confirm.
+   * PTT off, straight to the rig (not behind a queued operation): the emergency stop must not
+   * wait for a tracking step. False when no rig is connected or it did not confirm.
    */
   async pttOff(): Promise<boolean> {
     const rig = this.rig;
     if (!rig) return false;
     try {
-      await rig.bus.urgent(cmd.setTransmit(false));
+      await rig.pttOff();
       return true;
     } catch (err) {
-      this.fail('op', `PTT off over CI-V failed: ${errorMessage(err)}`);
+      this.fail('op', `PTT off failed: ${errorMessage(err)}`);
       return false;
     }
   }

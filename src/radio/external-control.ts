@@ -1,7 +1,6 @@
 import type { RadioController } from './controller.js';
 import type { RadioSettings } from './settings.js';
 import type { Vfo } from './rig.js';
-import { cmd, decode } from './civ/commands.js';
 import { rigBandOf } from '../guidance/eligibility.js';
 import { AppError } from '../util/errors.js';
 import type { Clock } from '../util/clock.js';
@@ -88,7 +87,7 @@ export class ExternalControl {
       throw notAvailable(`${c.capabilities().radio} transmits on SUB in satellite mode: split cannot be turned off`);
     }
     await this.prepare(`${client}: split ${on ? 'on' : 'off'}`);
-    await c.operate(`split ${on ? 'on' : 'off'}`, (rig) => rig.bus.request(cmd.setSplit(on)));
+    await c.operate(`split ${on ? 'on' : 'off'}`, (rig) => rig.setSplit(on));
     c.patch({ raw_state: { ...c.runtime().raw_state, split_enabled: on } });
     this.hold(client);
   }
@@ -109,7 +108,7 @@ export class ExternalControl {
       throw new AppError(403, 'tx_refused', `PTT refused: the transmit frequency ${txHz === null ? 'is unknown' : `${(txHz / 1e6).toFixed(3)} MHz is outside the eligibility bands`}`);
     }
     await this.prepare(`${client}: PTT on`);
-    await c.operate('PTT on', (rig) => rig.bus.request(cmd.setTransmit(true)));
+    await c.operate('PTT on', (rig) => rig.pttOn());
     this.ptt = { on: true, at_ms: this.d.clock.now() };
     this.hold(client);
   }
@@ -120,7 +119,7 @@ export class ExternalControl {
     c.requireRig();
     if (this.ptt && this.d.clock.now() - this.ptt.at_ms <= this.maxAgeMs) return this.ptt.on;
     this.pttReading ??= c
-      .operate('read PTT', async (rig) => decode.onOff(await rig.bus.request(cmd.readTransmit())))
+      .operate('read PTT', (rig) => rig.readPtt())
       .then((on) => {
         if (on === null) throw new AppError(502, 'rig_error', 'the rig answered the PTT read with a malformed reply');
         this.ptt = { on, at_ms: this.d.clock.now() };

@@ -2,9 +2,9 @@ import type { RadioService, RadioServiceDeps, ApplyRequest, ManualPair } from '.
 import { restingSessionView, type SessionSelect, type SessionView, type TestPair } from './session.js';
 import type { PortListing } from '../links/serial-driver.js';
 import type { Vfo } from './rig.js';
-import { defaultRadioRuntime, type RadioRuntime, type RadioStatusSource } from './types.js';
+import { defaultRadioRuntime, restingLeg, type RadioRuntime, type RadioStatusSource } from './types.js';
 import type { RadioSettings } from './settings.js';
-import { capabilitiesOf } from './rig-capabilities.js';
+import { capabilitiesOf, shortRigName } from './rig-capabilities.js';
 import type { ExternalControl, ExternalReading } from './external-control.js';
 import { notConnected, radioDisabled } from './refusals.js';
 import { EnabledArea } from '../util/enabled-area.js';
@@ -32,7 +32,10 @@ export class RadioArea extends EnabledArea<RadioService, RadioSettings> implemen
     return this.d.store.publicView();
   }
   runtime(): RadioRuntime {
-    return this.current?.runtime() ?? { ...defaultRadioRuntime(), capabilities: capabilitiesOf(this.settings().rig_model) };
+    if (this.current) return this.current.runtime();
+    const capabilities = capabilitiesOf(this.settings());
+    const leg = restingLeg(shortRigName(capabilities));
+    return { ...defaultRadioRuntime(), capabilities, legs: { downlink: leg, uplink: leg } };
   }
   session(): SessionView {
     return this.current?.session() ?? restingSessionView();
@@ -56,8 +59,13 @@ export class RadioArea extends EnabledArea<RadioService, RadioSettings> implemen
     if (!e) throw this.settings().enabled ? notConnected() : radioDisabled();
     return e.external;
   }
+  /**
+   * The rig as Hamlib clients see it: two bands that receive and transmit at once ('rigB': an
+   * IC-9700, or two radios) or one radio's VFOs with split ('rigA' and every other single radio).
+   */
   rigModel(): 'rigA' | 'rigB' {
-    return this.settings().rig_model;
+    const s = this.settings();
+    return s.rig_model === 'rigB' || s.uplink_rig ? 'rigB' : 'rigA';
   }
   async externalRead(): Promise<ExternalReading> {
     return this.external().read();

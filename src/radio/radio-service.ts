@@ -2,10 +2,11 @@ import { RadioController } from './controller.js';
 import { AutoTracker } from './auto-track.js';
 import { RadioSessionService, type SessionSelect, type SessionView, type TestPair } from './session.js';
 import type { RadioStatusSource, RadioRuntime } from './types.js';
-import type { RadioSettings } from './settings.js';
+import { mainLink, type RadioSettings } from './settings.js';
 import type { SerialDriver } from '../links/serial-driver.js';
 import type { CivTimeouts } from './civ-bus.js';
-import { civLines, type CivLines } from './civ-line.js';
+import { rigLines } from './rig-lines.js';
+import type { RigLines } from './rig-line.js';
 import { RestorePoint, noSnapshot } from './restore-point.js';
 import { ExternalControl } from './external-control.js';
 import { radioDisabled } from './refusals.js';
@@ -58,7 +59,7 @@ export interface ApplyRequest {
 
 const CLAIM = 'the radio controller (CI-V)';
 /** Settings whose change reopens a connected rig's line. */
-const LINK_FIELDS = ['transport', 'serial_device', 'baud_rate', 'civ_address', 'rig_model', 'wifi_host', 'wifi_control_port', 'wifi_username', 'wifi_password'] as const;
+const LINK_FIELDS = ['transport', 'serial_device', 'baud_rate', 'civ_address', 'rig_model', 'wifi_host', 'wifi_control_port', 'wifi_username', 'wifi_password', 'hamlib_model', 'hamlib_address', 'uplink_rig'] as const;
 
 export class RadioService implements RadioStatusSource {
   readonly name = 'radio';
@@ -69,12 +70,12 @@ export class RadioService implements RadioStatusSource {
   readonly external: ExternalControl;
   /** The rig as it was before the first manual write since connect (Apply now, pair, auto-track). */
   private readonly restorePoint: RestorePoint;
-  private readonly lines: CivLines;
+  private readonly lines: RigLines;
   private unsubscribe: () => void = () => {};
 
   constructor(private readonly d: RadioServiceDeps) {
     const settings = () => d.store.get();
-    this.lines = civLines({ serial: d.serial, lan: d.lan, timeouts: d.timeouts });
+    this.lines = rigLines({ serial: d.serial, lan: d.lan, clock: d.clock, timeouts: d.timeouts });
     this.controller = new RadioController({ clock: d.clock, lines: this.lines, settings, onDown: () => this.tracker.rigLost() });
     this.restorePoint = new RestorePoint(this.controller);
     this.tracker = new AutoTracker({ clock: d.clock, controller: this.controller, profile: (id) => d.guidance.profile(id), rangeRate: d.rangeRate });
@@ -120,7 +121,7 @@ export class RadioService implements RadioStatusSource {
     // A changed device, speed, address or model takes effect at once on a connected rig.
     let prev = this.settings();
     this.unsubscribe = this.d.store.onChange((next) => {
-      const relink = LINK_FIELDS.some((k) => next[k] !== prev[k]);
+      const relink = LINK_FIELDS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(prev[k])); // uplink_rig is an object
       prev = next;
       if (!this.controller.rig) this.controller.patch({ capabilities: this.controller.capabilities() }); // the model shown follows the setting
       else if (!next.enabled) void this.disconnect();
@@ -143,9 +144,9 @@ export class RadioService implements RadioStatusSource {
 
   async connect(): Promise<void> {
     if (!this.settings().enabled) throw radioDisabled();
-    this.lines.check(this.settings());
+    this.lines.check(mainLink(this.settings()));
     this.d.claims?.release(CLAIM);
-    const device = this.lines.resource(this.settings());
+    const device = this.lines.resource(mainLink(this.settings()));
     if (device) this.d.claims?.claim(device, CLAIM);
     await this.controller.connect();
   }

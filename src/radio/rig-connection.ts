@@ -1,18 +1,17 @@
-import { Ic705Driver } from './rig-ic705.js';
-import { Ic9700Driver } from './rig-ic9700.js';
-import type { CivBus } from './civ-bus.js';
 import type { RigDriver } from './rig.js';
-import type { RadioSettings } from './settings.js';
-import { isFinal, type CivLine, type CivLines } from './civ-line.js';
+import type { RigLink } from './settings.js';
+import { isFinal } from './civ-line.js';
+import type { RigLine, RigLines } from './rig-line.js';
 import type { Clock } from '../util/clock.js';
 import { Reconnect } from '../util/reconnect.js';
 import { RECONNECT } from './reconnect.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 
-// The rig's connection: open its CI-V line (a serial device, or the IC-705's LAN session), build
-// the model's driver, and when the line goes away (USB unplug, radio out of Wi-Fi range) keep
-// trying to reopen it with capped backoff, on the injected clock, until disconnect() says stop.
+// One radio's connection: open its line (CI-V on a serial device or the IC-705's LAN session,
+// Yaesu CAT, a rigctld) with the model's driver, and when the line goes away (USB unplug, radio
+// out of Wi-Fi range, rigctld gone) keep trying to reopen it with capped backoff, on the injected
+// clock, until disconnect() says stop.
 
 const log = logger('radio:link');
 
@@ -24,12 +23,8 @@ export interface RigLinkEvents {
   down(err: string | null): void;
 }
 
-export function driverFor(model: RadioSettings['rig_model'], bus: CivBus): RigDriver {
-  return model === 'rigB' ? new Ic9700Driver(bus) : new Ic705Driver(bus);
-}
-
 export class RigConnection {
-  private line: CivLine | null = null;
+  private line: RigLine | null = null;
   private rig: RigDriver | null = null;
   private want = false;
   private readonly retry: Reconnect;
@@ -38,7 +33,7 @@ export class RigConnection {
   lastOpenError: string | null = null;
 
   constructor(
-    private readonly d: { lines: CivLines; clock: Clock; settings: () => RadioSettings },
+    private readonly d: { lines: RigLines; clock: Clock; link: () => RigLink },
     private readonly events: RigLinkEvents,
   ) {
     this.retry = new Reconnect(d.clock, RECONNECT);
@@ -75,8 +70,8 @@ export class RigConnection {
   }
 
   private async tryOpen(): Promise<void> {
-    const s = this.d.settings();
-    let line: CivLine;
+    const s = this.d.link();
+    let line: RigLine;
     try {
       line = await this.d.lines.open(s);
     } catch (err) {
@@ -92,7 +87,7 @@ export class RigConnection {
     }
     this.lastOpenError = null;
     this.retry.up();
-    const rig = driverFor(s.rig_model, line.bus);
+    const rig = line.rig;
     this.line = line;
     this.rig = rig;
     line.onLost((why) => {

@@ -1,6 +1,6 @@
 import { cmd, decode, type CivRequest, type VfoSlot } from './civ/commands.js';
 import type { CivFrame } from './civ/frame.js';
-import type { CivBus } from './civ-bus.js';
+import { CivRig } from './civ-rig.js';
 import { IC705_CAPABILITIES } from './rig-capabilities.js';
 import { SATELLITE_SCOPE_SPAN_HZ, type Readback, type RigDriver, type RigPair, type RigSnapshot, type Vfo, type VfoState } from './rig.js';
 
@@ -11,12 +11,10 @@ import { SATELLITE_SCOPE_SPAN_HZ, type Readback, type RigDriver, type RigPair, t
 
 const fail = (what: string, err: unknown) => `${what}: ${err instanceof Error ? err.message : String(err)}`;
 
-export class Ic705Driver implements RigDriver {
+export class Ic705Driver extends CivRig implements RigDriver {
   readonly capabilities = IC705_CAPABILITIES;
   /** What we last selected; A except inside a write that needs B. */
   private selected: Vfo = 'A';
-
-  constructor(readonly bus: CivBus) {}
 
   private slot(v: Vfo): VfoSlot {
     return v === this.selected ? 0 : 1;
@@ -31,7 +29,7 @@ export class Ic705Driver implements RigDriver {
     await this.select('A');
   }
 
-  broadcastVfo(): Vfo {
+  selectedVfo(): Vfo {
     return this.selected;
   }
 
@@ -81,6 +79,10 @@ export class Ic705Driver implements RigDriver {
 
   async writeLeg(leg: 'rx' | 'tx', hz: number): Promise<void> {
     await this.bus.request(cmd.setVfoFreq(this.slot(leg === 'rx' ? 'A' : 'B'), hz));
+  }
+
+  async setSplit(on: boolean): Promise<void> {
+    await this.bus.request(cmd.setSplit(on));
   }
 
   async prepareSatellite(): Promise<void> {

@@ -1,5 +1,6 @@
 import { cmd, decode } from './civ/commands.js';
-import { RigRejected, type CivBus } from './civ-bus.js';
+import { RigRejected } from './civ-bus.js';
+import { CivRig } from './civ-rig.js';
 import { IC9700_CAPABILITIES } from './rig-capabilities.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo, VfoState } from './rig.js';
 
@@ -12,10 +13,8 @@ import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo, VfoState } from '.
 
 const BAND: Record<Vfo, 'MAIN' | 'SUB'> = { A: 'MAIN', B: 'SUB' };
 
-export class Ic9700Driver implements RigDriver {
+export class Ic9700Driver extends CivRig implements RigDriver {
   readonly capabilities = IC9700_CAPABILITIES;
-
-  constructor(readonly bus: CivBus) {}
 
   private band(v: Vfo) {
     return this.bus.request(cmd.selectBand(BAND[v]));
@@ -25,7 +24,7 @@ export class Ic9700Driver implements RigDriver {
     await this.band('A');
   }
 
-  broadcastVfo(): Vfo {
+  selectedVfo(): Vfo {
     return 'A';
   }
 
@@ -83,6 +82,11 @@ export class Ic9700Driver implements RigDriver {
 
   writeLeg(leg: 'rx' | 'tx', hz: number): Promise<void> {
     return this.writeVfo(leg === 'rx' ? 'A' : 'B', hz);
+  }
+
+  /** Satellite mode is the IC-9700's split: SUB transmits while MAIN receives. */
+  async setSplit(on: boolean): Promise<void> {
+    await this.bus.request(cmd.setSatMode(on));
   }
 
   /** Squelch of the receive band (MAIN) opened; scope on. */

@@ -1,9 +1,10 @@
-import type { CivBus } from './civ-bus.js';
 import type { RuntimeCapabilities } from './types.js';
 
-// What the controller needs from a rig, whatever its model: one interface, two CI-V drivers
-// (rig-ic705.ts for rigA, rig-ic9700.ts for rigB). VFO names are the runtime's: on rigA they are
-// VFO A and VFO B; on rigB, A is the MAIN band and B the SUB band.
+// What the controller needs from a rig, whatever its model and whatever carries its commands:
+// CI-V (rig-ic705.ts for rigA, rig-ic9700.ts for rigB), Yaesu's 5-byte CAT (yaesu/), or Hamlib's
+// rigctld (rigctld/). VFO names are the runtime's: A receives and B transmits. On rigA they are
+// VFO A and VFO B; on rigB, A is the MAIN band and B the SUB band; on a Yaesu, A is whichever VFO
+// the radio rests on and B the other one.
 
 export type Vfo = 'A' | 'B';
 
@@ -54,7 +55,6 @@ export type RigCapabilities = RuntimeCapabilities;
 
 export interface RigDriver {
   readonly capabilities: RigCapabilities;
-  readonly bus: CivBus;
   /** After the port opens: make the rig state the driver assumes true (rigA: VFO A selected). */
   init(): Promise<void>;
   read(): Promise<Readback>;
@@ -70,8 +70,21 @@ export interface RigDriver {
   setTone(hz: number | null): Promise<void>;
   snapshot(): Promise<RigSnapshot>;
   restore(s: RigSnapshot): Promise<void>;
-  /** The frequency in a transceive broadcast belongs to this VFO (the selected one). */
-  broadcastVfo(): Vfo;
+  /** The VFO the rig stands on (raw_state.selected_vfo). */
+  selectedVfo(): Vfo;
+  /**
+   * Receive frequencies the rig reports by itself (CI-V transceive, when the operator turns the
+   * knob); the returned function stops it. A rig that reports nothing never calls fn.
+   */
+  watchRx(fn: (rx_hz: number) => void): () => void;
+  /** PTT off at once, ahead of any queued command (the emergency stop); rejects when not confirmed. */
+  pttOff(): Promise<void>;
+  /** PTT on (the caller has checked the transmit frequency). */
+  pttOn(): Promise<void>;
+  /** Whether the rig transmits; null when its answer made no sense. */
+  readPtt(): Promise<boolean | null>;
+  /** Split (transmit on B) on or off, where the rig has it (capabilities.split). */
+  setSplit(on: boolean): Promise<void>;
 }
 
 /** Scope span the spec applies on a satellite target: the whole width shown, 1 MHz. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RadioSettingsSchema } from './settings.js';
+import { RIG_MODELS, RadioSettingsSchema } from './settings.js';
 import { CONTROL_MODES, CONTROL_STATES, SCREEN_STATES } from './types.js';
 import { FrequencyRecommendationSchema } from '../guidance/schemas.js';
 
@@ -17,7 +17,7 @@ export type RigMode = (typeof RIG_MODES)[number];
 const mode = () => v.picklist(RIG_MODES, `must be one of ${RIG_MODES.join(', ')}`);
 
 export const CapabilitiesSchema = v.object({
-  model: v.picklist(['rigA', 'rigB']),
+  model: v.picklist(RIG_MODELS),
   radio: v.string(),
   validated: v.boolean(),
   validation_note: v.string(),
@@ -40,6 +40,15 @@ export const AutoTrackStatusSchema = v.object({
   knob: v.object({ following: v.boolean(), last_follow_at: ts(), note: v.nullable(v.string()) }),
 });
 
+export const LegSchema = v.object({
+  rig: v.pipe(v.string(), v.description('the radio carrying this side, e.g. "FT-817", "IC-705", "Hamlib 1035 FT-991"')),
+  connected: v.boolean(),
+  freq_hz: v.pipe(v.nullable(v.number()), v.description('the VFO carrying this side: the receive VFO for downlink, the transmit VFO for uplink')),
+  mode: v.nullable(v.string()),
+  ptt: v.pipe(v.nullable(v.boolean()), v.description('whether this radio transmits; null when unknown')),
+  last_error: v.nullable(v.string()),
+});
+
 export const RadioRuntimeSchema = v.object({
   connected: v.boolean(),
   control_mode: v.picklist(CONTROL_MODES),
@@ -60,6 +69,10 @@ export const RadioRuntimeSchema = v.object({
   }),
   capabilities: v.nullable(CapabilitiesSchema),
   auto_track: v.nullable(AutoTrackStatusSchema),
+  legs: v.pipe(
+    v.object({ downlink: LegSchema, uplink: v.nullable(LegSchema) }),
+    v.description('each side of the satellite on the radio that carries it: downlink receives, uplink transmits (null: no transmit side); with one radio both describe it'),
+  ),
   restore_available: v.pipe(v.boolean(), v.description('true while POST /api/v1/radio/restore can put the rig back as it was before the first manual apply, pair or auto-track')),
 });
 

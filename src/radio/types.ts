@@ -1,3 +1,5 @@
+import type { RigModel } from './settings.js';
+
 // Radio runtime and session as system state, the lite snapshot and the radio routes show them
 // (spec part 2), and their resting values (no rig connected, no session selected).
 
@@ -22,12 +24,30 @@ export interface RadioRuntime {
   capabilities: RuntimeCapabilities | null;
   /** The auto-track loop while it runs (null otherwise). */
   auto_track: AutoTrackStatus | null;
+  /**
+   * Each side of the satellite as a radio carries it: downlink the receive side, uplink the
+   * transmit side (null only with no transmit side). With one radio both describe it.
+   */
+  legs: { downlink: Leg; uplink: Leg | null };
   /** A snapshot from before the first manual apply/pair/auto-track since connect waits to be put back (POST /radio/restore). */
   restore_available: boolean;
 }
 
+/** One side of the satellite on the radio that carries it. */
+export interface Leg {
+  /** A human name: "FT-817", "IC-705", "Hamlib 1035 FT-991". */
+  rig: string;
+  connected: boolean;
+  /** The VFO that carries the side (the receive VFO for downlink, the transmit VFO for uplink); null before a readback. */
+  freq_hz: number | null;
+  mode: string | null;
+  /** Whether that radio transmits; null when unknown. */
+  ptt: boolean | null;
+  last_error: string | null;
+}
+
 export interface RuntimeCapabilities {
-  model: 'rigA' | 'rigB';
+  model: RigModel;
   radio: string;
   validated: boolean;
   validation_note: string;
@@ -83,8 +103,11 @@ export const defaultRadioRuntime = (): RadioRuntime => ({
   raw_state: { selected_vfo: null, split_enabled: null, scope_enabled: null },
   capabilities: null,
   auto_track: null,
+  legs: { downlink: restingLeg('no radio'), uplink: restingLeg('no radio') },
   restore_available: false,
 });
+
+export const restingLeg = (rig: string): Leg => ({ rig, connected: false, freq_hz: null, mode: null, ptt: null, last_error: null });
 
 export const defaultRadioSession = (): RadioSession => ({
   active: false,

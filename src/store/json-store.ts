@@ -22,7 +22,7 @@ export interface JsonStoreOptions<S extends AnySchema> {
   maxBytes?: number;
   /** File mode of every write (default 0o644); 0o600 for a file that holds a secret's hash. */
   mode?: number;
-  /** Top-level fields that are write-only: publicView() shows SECRET_MASK for a set one. */
+  /** Fields that are write-only ("a" top-level, "a.b" inside an object): publicView() shows SECRET_MASK for a set one. */
   secrets?: readonly string[];
   /**
    * A large file (thousands of entries): writes validate and serialise it in slices of the event
@@ -41,11 +41,38 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-function maskSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
+/** Each secret's holder and key: "wifi_password" is a top-level field, "uplink_rig.wifi_password" one inside an object. */
+function secretSlots(secrets: readonly string[]): Array<{ path: string[]; key: string }> {
+  return secrets.map((k) => {
+    const parts = k.split('.');
+    return { path: parts.slice(0, -1), key: parts[parts.length - 1] };
+  });
+}
+
+/** A copy of value with fn applied to each secret's holder (copied on the way down); untouched where the path is absent. */
+function editSecrets<T>(value: T, secrets: readonly string[] | undefined, fn: (holder: Record<string, unknown>, key: string) => void): T {
   if (!secrets?.length || !isPlainObject(value)) return value;
   const out: Record<string, unknown> = { ...value };
-  for (const k of secrets) if (typeof out[k] === 'string' && out[k] !== '') out[k] = SECRET_MASK;
+  for (const { path, key } of secretSlots(secrets)) {
+    let holder: Record<string, unknown> = out;
+    let ok = true;
+    for (const p of path) {
+      const next = holder[p];
+      if (!isPlainObject(next)) {
+        ok = false;
+        break;
+      }
+      holder = holder[p] = { ...next };
+    }
+    if (ok) fn(holder, key);
+  }
   return out as T;
+}
+
+function maskSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
+  return editSecrets(value, secrets, (h, k) => {
+    if (typeof h[k] === 'string' && h[k] !== '') h[k] = SECRET_MASK;
+  });
 }
 
 /** Merge a validated partial into a state: nested plain objects merge, arrays and scalars replace. */
@@ -109,10 +136,9 @@ export class JsonStore<S extends AnySchema> {
 
   /** A patch with masked secrets dropped (the client sent back what it was shown). */
   unmaskPatch(patch: unknown): unknown {
-    if (!this.opts.secrets?.length || !isPlainObject(patch)) return patch;
-    const out = { ...patch };
-    for (const k of this.opts.secrets) if (out[k] === SECRET_MASK) delete out[k];
-    return out;
+    return editSecrets(patch, this.opts.secrets, (h, k) => {
+      if (h[k] === SECRET_MASK) delete h[k];
+    });
   }
 
   /** Re-read the file (for state another process writes, such as the GPS fix). */

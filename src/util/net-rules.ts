@@ -19,3 +19,18 @@ export const lanLoginFields = () => ({
   wifi_password: printableText(16),
   wifi_control_port: udpPort(),
 });
+
+/** Empty, or "host:port" of a TCP service (a rigctld the operator runs); an IPv6 address goes in brackets. */
+export const hostAndPort = () =>
+  v.pipe(
+    v.string(),
+    v.maxLength(260),
+    v.regex(/^(|([A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5})$/, 'must be empty or host:port (e.g. 192.168.1.20:4532)'),
+    v.check((s) => s === '' || (Number(s.slice(s.lastIndexOf(':') + 1)) >= 1 && Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535), 'the port must be 1–65535'),
+  );
+
+/** "host:port" split; the brackets of an IPv6 address dropped. */
+export function splitHostPort(s: string): { host: string; port: number } {
+  const i = s.lastIndexOf(':');
+  return { host: s.slice(0, i).replace(/^\[(.*)\]$/, '$1'), port: Number(s.slice(i + 1)) };
+}

@@ -6,6 +6,7 @@ import { route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
 import { checkRotatorSettings } from '../../rotator/settings.js';
 import { checkHamlibSettings } from '../../hamlib/settings.js';
+import { checkRadioSettings } from '../../radio/settings.js';
 
 const AvailableSchema = v.array(v.object({ sat_id: v.string(), name: v.string() }));
 
@@ -56,8 +57,12 @@ export function settingsRoutes(s: Services): RouteDef[] {
     ...stateRoutes({
       path: '/api/v1/settings/radio',
       tag: 'settings',
-      what: 'radio settings (rig model, serial device, CI-V baud and address, timings, guard); a connected rig follows a changed device at once',
+      what:
+        'radio settings (rig model: the Icoms over CI-V, the FT-817/818/857/897 natively, any other through Hamlib; serial device, baud, CI-V address, ' +
+        'Hamlib model or rigctld address; uplink_rig, a second radio that transmits while the main one receives (null: one radio); timings, guard). ' +
+        'Setting uplink_rig from null takes the whole object; later bodies may be partial. A connected rig follows a changed link at once',
       store: s.stores.radio,
+      refine: (next) => checkRadioSettings(next),
     }),
     ...stateRoutes({
       path: '/api/v1/settings/rotator',
