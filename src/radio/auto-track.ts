@@ -13,6 +13,8 @@ import { logger } from '../util/logger.js';
 // is moving the loop leaves the rig alone.
 
 const log = logger('radio:track');
+const yes = () => true;
+const no = () => false;
 
 /** How far ahead of "now" targets are computed: the time a write takes to reach the rig. */
 export const TRACK_LEAD_MS = 250;
@@ -143,12 +145,18 @@ export class AutoTracker {
       const step = this.compute(now, loop);
       if (!step || (!step.rx && !step.tx)) return;
       const { rx_hz, tx_hz } = step.targets;
-      await c.operate('auto-track step', async (rig) => {
-        if (step.rx) await rig.writeLeg('rx', rx_hz);
-        if (step.tx && tx_hz !== null) await rig.writeLeg('tx', tx_hz);
-      });
-      if (step.rx) loop.written.rx = rx_hz;
-      if (step.tx) loop.written.tx = tx_hz;
+      // Each leg on its own: with two radios one that fails must not stop the other tracking
+      // (operate() records the fault, naming the leg); a leg not written is tried next tick.
+      let wrote = false;
+      if (step.rx && (await c.operate('auto-track step', (rig) => rig.writeLeg('rx', rx_hz)).then(yes, no))) {
+        loop.written.rx = rx_hz;
+        wrote = true;
+      }
+      if (step.tx && tx_hz !== null && (await c.operate('auto-track step', (rig) => rig.writeLeg('tx', tx_hz)).then(yes, no))) {
+        loop.written.tx = tx_hz;
+        wrote = true;
+      }
+      if (!wrote) return;
       loop.status.writes++;
       loop.status.targets = { rx_hz, tx_hz };
     } catch {

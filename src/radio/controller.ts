@@ -1,4 +1,6 @@
 import { RigConnection } from './rig-connection.js';
+import { TwoRadioConnection } from './two-radio-connection.js';
+import type { LegName } from './leg-error.js';
 import { capabilitiesOf, shortRigName } from './rig-capabilities.js';
 import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
@@ -34,9 +36,10 @@ export type RxObserver = (rx_hz: number, source: 'poll' | 'broadcast') => void;
 
 export class RadioController {
   private rt: RadioRuntime = defaultRadioRuntime();
-  /** The runtime whose legs are filled in (runtime() derives them once per change). */
+  /** The runtime whose legs are filled in, and the legs' version then (runtime() derives them once per change). */
   private legsOf: RadioRuntime | null = null;
-  private readonly connection: RigConnection;
+  private legsVersion = -1;
+  private connection: RigConnection | TwoRadioConnection;
   private readonly ops = new OneAtATime(8);
   private pollTimer: Timer | null = null;
   /** 'link' faults clear when the rig answers again; 'op' faults stay until the next operation. */
@@ -47,23 +50,43 @@ export class RadioController {
   private polling: Promise<Readback> | null = null;
 
   constructor(private readonly d: ControllerDeps) {
-    this.connection = new RigConnection(
-      { lines: d.lines, clock: d.clock, link: () => mainLink(d.settings()) },
-      {
-        up: (rig, initError) => this.onUp(rig, initError),
-        down: (err) => this.onDown(err),
-      },
-    );
+    this.connection = this.makeConnection();
+  }
+
+  /** One radio's connection, or two radios' (uplink_rig set) as one rig. */
+  private makeConnection(): RigConnection | TwoRadioConnection {
+    const events = {
+      up: (rig: RigDriver, initError: string | null) => this.onUp(rig, initError),
+      down: (err: string | null) => this.onDown(err),
+      leg: (leg: LegName, err: string | null) => this.onLeg(leg, err),
+    };
+    const d = this.d;
+    if (d.settings().uplink_rig) return new TwoRadioConnection({ lines: d.lines, clock: d.clock, settings: d.settings }, events);
+    return new RigConnection({ lines: d.lines, clock: d.clock, link: () => mainLink(d.settings()) }, events);
   }
 
   runtime(): RadioRuntime {
-    if (this.legsOf !== this.rt) {
-      // One radio carries both sides: downlink is its receive VFO (A), uplink its transmit VFO (B).
+    const conn = this.connection;
+    const version = conn instanceof TwoRadioConnection ? conn.version : 0;
+    if (this.legsOf !== this.rt || this.legsVersion !== version) {
       const rt = this.rt;
-      const rig = shortRigName(rt.capabilities ?? this.capabilities());
-      const leg = (freq_hz: number | null, mode: string | null) => ({ rig, connected: rt.connected, freq_hz, mode, ptt: null, last_error: rt.last_error });
-      this.rt = { ...rt, legs: { downlink: leg(rt.targets.vfo_a_freq_hz, rt.targets.vfo_a_mode), uplink: leg(rt.targets.vfo_b_freq_hz, rt.targets.vfo_b_mode) } };
+      const t = rt.targets;
+      // Two radios: each leg its own radio's state. One radio carries both sides: downlink is its
+      // receive VFO (A), uplink its transmit VFO (B).
+      const status =
+        conn instanceof TwoRadioConnection
+          ? conn.legs()
+          : { downlink: { rig: shortRigName(rt.capabilities ?? this.capabilities()), connected: rt.connected, last_error: rt.last_error } };
+      const up = 'uplink' in status ? status.uplink : status.downlink;
+      this.rt = {
+        ...rt,
+        legs: {
+          downlink: { ...status.downlink, freq_hz: t.vfo_a_freq_hz, mode: t.vfo_a_mode, ptt: null },
+          uplink: { ...up, freq_hz: t.vfo_b_freq_hz, mode: t.vfo_b_mode, ptt: null },
+        },
+      };
       this.legsOf = this.rt;
+      this.legsVersion = version;
     }
     return this.rt;
   }
@@ -108,7 +131,14 @@ export class RadioController {
   // --- connection ---------------------------------------------------------------------------
 
   async connect(): Promise<void> {
-    this.d.lines.check(mainLink(this.d.settings()));
+    const s = this.d.settings();
+    this.d.lines.check(mainLink(s));
+    if (s.uplink_rig) this.d.lines.check(s.uplink_rig, 'uplink_rig.');
+    if (!this.connection.current) {
+      // Not connected: the settings may now name one radio or two, or other radios.
+      await this.connection.disconnect();
+      this.connection = this.makeConnection();
+    }
     try {
       await this.connection.connect();
     } catch (err) {
@@ -129,6 +159,18 @@ export class RadioController {
     else if (this.errorKind === 'link') this.patch({ last_error: null });
     this.unlisten = rig.watchRx((hz) => this.onBroadcast(hz));
     this.schedulePoll(0);
+  }
+
+  /** One of two radios came (err null) or went while the other stays: the pair is written whole once both are there. */
+  private onLeg(leg: LegName, err: string | null): void {
+    this.patch({ capabilities: this.capabilities() });
+    if (err) this.fail('link', err);
+    else if (this.errorKind === 'link') {
+      this.errorKind = null;
+      this.patch({ last_error: null });
+    }
+    log.info(`${leg} radio ${err ? `went away: ${err}` : 'is back'}`);
+    this.d.onDown?.();
   }
 
   private onDown(err: string | null): void {

@@ -57,7 +57,8 @@ export interface ApplyRequest {
   apply_mode_and_tone?: boolean;
 }
 
-const CLAIM = 'the radio controller (CI-V)';
+const CLAIM = 'the radio controller';
+const UPLINK_CLAIM = 'the radio controller (uplink radio)';
 /** Settings whose change reopens a connected rig's line. */
 const LINK_FIELDS = ['transport', 'serial_device', 'baud_rate', 'civ_address', 'rig_model', 'wifi_host', 'wifi_control_port', 'wifi_username', 'wifi_password', 'hamlib_model', 'hamlib_address', 'uplink_rig'] as const;
 
@@ -144,10 +145,15 @@ export class RadioService implements RadioStatusSource {
 
   async connect(): Promise<void> {
     if (!this.settings().enabled) throw radioDisabled();
-    this.lines.check(mainLink(this.settings()));
+    const s = this.settings();
+    this.lines.check(mainLink(s));
+    if (s.uplink_rig) this.lines.check(s.uplink_rig, 'uplink_rig.');
     this.d.claims?.release(CLAIM);
-    const device = this.lines.resource(mainLink(this.settings()));
+    this.d.claims?.release(UPLINK_CLAIM);
+    const device = this.lines.resource(mainLink(s));
     if (device) this.d.claims?.claim(device, CLAIM);
+    const upDevice = s.uplink_rig ? this.lines.resource(s.uplink_rig) : null;
+    if (upDevice) this.d.claims?.claim(upDevice, UPLINK_CLAIM);
     await this.controller.connect();
   }
 
@@ -156,6 +162,7 @@ export class RadioService implements RadioStatusSource {
     this.restorePoint.drop();
     await this.controller.disconnect();
     this.d.claims?.release(CLAIM);
+    this.d.claims?.release(UPLINK_CLAIM);
   }
 
   /** Drops the transmitter's PTT over CI-V at once (APRS emergency stop); false when no rig answers. */

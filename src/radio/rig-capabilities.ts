@@ -72,5 +72,4 @@ export function capabilitiesOf(link: Pick<RigLink, 'rig_model' | 'hamlib_model' 
   return yaesuCapabilities(m);
 }
 
-/** The short name a leg, the lite line and the kiosk show: "IC-705", "FT-818", "Hamlib 1035 FT-991". */
-export const shortRigName = (caps: RuntimeCapabilities): string => caps.radio.replace(/^(Icom|Yaesu) /, '');
+export { shortRigName } from './types.js';

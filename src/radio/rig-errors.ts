@@ -1,5 +1,6 @@
 import { BusClosed, RigRejected } from './civ-bus.js';
 import { TimeoutError } from '../util/waitress.js';
+import { LegError } from './leg-error.js';
 import { AppError, errorMessage } from '../util/errors.js';
 
 // How a rig fault reads in an HTTP answer: the route says what went wrong on the wire and what
@@ -9,6 +10,11 @@ export { notConnected } from './refusals.js';
 
 export function rigFault(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
+  // One of two radios: its cause decides the status, its leg goes into the words.
+  if (err instanceof LegError) {
+    if (err.down) return new AppError(503, 'rig_unavailable', `${what}: ${err.message}`, { leg: err.leg });
+    return rigFault(err.fault instanceof Error ? err.fault : new Error(String(err.fault)), `${what}: ${err.leg} radio (${err.rig})`);
+  }
   if (err instanceof TimeoutError) {
     return new AppError(504, 'rig_timeout', `${what}: ${err.message}; the command may still have applied, the last good readback is kept: poll to read the rig again`, {
       command: err.what,

@@ -92,9 +92,9 @@ export class Ic705Driver extends CivRig implements RigDriver {
     await this.bus.request(cmd.setScopeSpan(SATELLITE_SCOPE_SPAN_HZ));
   }
 
-  /** The tone belongs to the transmit VFO (B): select it, set, and come back to A. */
-  async setTone(hz: number | null): Promise<void> {
-    await this.select('B');
+  /** The tone belongs to the transmit VFO (B unless told): select it, set, and come back to A. */
+  async setTone(hz: number | null, vfo: Vfo = 'B'): Promise<void> {
+    await this.select(vfo);
     try {
       if (hz !== null) await this.bus.request(cmd.setToneFreq(hz));
       await this.bus.request(cmd.setToneOn(hz !== null));

@@ -96,9 +96,9 @@ export class Ic9700Driver extends CivRig implements RigDriver {
     await this.bus.request(cmd.setScopeOn(true));
   }
 
-  /** CTCSS on the transmit band (SUB), MAIN selected again. */
-  async setTone(hz: number | null): Promise<void> {
-    await this.band('B');
+  /** CTCSS on the transmit band (SUB unless told), MAIN selected again. */
+  async setTone(hz: number | null, vfo: Vfo = 'B'): Promise<void> {
+    await this.band(vfo);
     try {
       if (hz !== null) await this.bus.request(cmd.setToneFreq(hz));
       await this.bus.request(cmd.setToneOn(hz !== null));

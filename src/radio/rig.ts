@@ -48,6 +48,8 @@ export interface RigSnapshot {
   scope: { enabled: boolean; mode: string | null; span_hz: number | null };
   tone: { tone_hz: number | null; tone_on: boolean | null; tsql_hz: number | null; tsql_on: boolean | null } | null;
   selected_vfo: Vfo;
+  /** Two radios: each radio's own snapshot, put back whole (two-radio-rig.ts). */
+  radios?: { downlink: RigSnapshot; uplink: RigSnapshot };
 }
 
 /** What a driver can do; the runtime shows it as `capabilities`. */
@@ -66,8 +68,8 @@ export interface RigDriver {
   writeLeg(leg: 'rx' | 'tx', hz: number): Promise<void>;
   /** On a satellite target: open squelch, scope on, centre mode, 1 MHz span (where the rig has them). */
   prepareSatellite(): Promise<void>;
-  /** CTCSS on the transmit leg (null: tone off). */
-  setTone(hz: number | null): Promise<void>;
+  /** CTCSS on the transmit VFO (B), or on `vfo` when the radio transmits elsewhere (the uplink one of two radios: A); null: tone off. */
+  setTone(hz: number | null, vfo?: Vfo): Promise<void>;
   snapshot(): Promise<RigSnapshot>;
   restore(s: RigSnapshot): Promise<void>;
   /** The VFO the rig stands on (raw_state.selected_vfo). */

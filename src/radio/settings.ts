@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { baudRate, serialDevice } from '../util/serial-rules.js';
 import { ICOM_LAN_CONTROL_PORT, hostAndPort, lanLoginFields } from '../util/net-rules.js';
-import { badRequest } from '../util/errors.js';
+import { AppError, badRequest } from '../util/errors.js';
 import { choice } from '../util/choice.js';
 
 // Radio settings (spec part 2). The radio issue owns the controller; the station owns the
@@ -105,14 +105,21 @@ export function checkWifiTarget(s: { rig_model: string; wifi_host: string }, tra
 
 /** The CAT speeds the FT-817/818/857/897 offer (menu "CAT RATE"). */
 export const YAESU_BAUD_RATES = [4800, 9600, 38400] as const;
+/** The CI-V USB speeds of the IC-705 and IC-9700 (their menus). */
+export const ICOM_BAUD_RATES = [4800, 9600, 19200, 38400, 57600, 115200] as const;
+
+/** A 400 like the schema's own (validation_failed), for a rule between fields; details.field names it. */
+const fieldError = (field: string, message: string, code = 'validation_failed'): AppError =>
+  new AppError(400, code, `invalid body: ${field}: ${message}`, { field, fields: [{ field, message }] });
 
 /** 400 naming the field (prefixed: "uplink_rig.") when one radio's link settings cannot go together. */
 export function checkRigLink(l: RigLink, prefix = ''): void {
-  if (isYaesu(l.rig_model) && !(YAESU_BAUD_RATES as readonly number[]).includes(l.baud_rate)) {
-    throw badRequest(`the FT-817/818/857/897 CAT runs at ${YAESU_BAUD_RATES.join(', ')} baud (menu CAT RATE): set ${prefix}baud_rate to one of them`, { field: `${prefix}baud_rate` }, 'bad_baud_rate');
+  const rates: readonly number[] | null = isYaesu(l.rig_model) ? YAESU_BAUD_RATES : isIcom(l.rig_model) ? ICOM_BAUD_RATES : null;
+  if (rates && !rates.includes(l.baud_rate)) {
+    throw fieldError(`${prefix}baud_rate`, `the ${l.rig_model} runs at ${rates.join(', ')} baud`);
   }
   if (l.transport === 'wifi' && !isIcom(l.rig_model)) {
-    throw badRequest(`the Wi-Fi transport is the IC-705's LAN session: a ${l.rig_model} rig needs ${prefix}transport usb`, { field: `${prefix}transport` }, 'transport_unsupported');
+    throw fieldError(`${prefix}transport`, `the Wi-Fi transport is the IC-705's LAN session: a ${l.rig_model} rig needs usb`, 'transport_unsupported');
   }
 }
 
@@ -124,7 +131,7 @@ export function checkRadioSettings(s: RadioSettings): RadioSettings {
     checkRigLink(up, 'uplink_rig.');
     const serialOf = (l: RigLink) => (l.transport === 'usb' && !(l.rig_model === 'hamlib' && l.hamlib_address) ? l.serial_device : '');
     if (serialOf(up) && serialOf(up) === serialOf(s)) {
-      throw badRequest(`both radios name ${up.serial_device}: each radio needs its own serial device`, { field: 'uplink_rig.serial_device' }, 'device_in_use');
+      throw fieldError('uplink_rig.serial_device', `both radios name ${up.serial_device}: each radio needs its own serial device`, 'device_in_use');
     }
   }
   return s;

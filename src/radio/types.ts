@@ -123,10 +123,18 @@ export const defaultRadioSession = (): RadioSession => ({
   has_test_pair: false,
 });
 
+/** The short name a leg, the lite line and the kiosk show: "IC-705", "FT-818", "Hamlib 1035 FT-991", "FT-818 + IC-705". */
+export const shortRigName = (caps: RuntimeCapabilities): string => caps.radio.replace(/^(Icom|Yaesu) /, '');
+
+/** "IC-705", or "FT-818 + IC-705" with two radios (downlink first). */
+export const rigNames = (runtime: RadioRuntime): string => (runtime.capabilities ? shortRigName(runtime.capabilities) : runtime.legs.downlink.rig);
+
 /** The radio-control summary the lite snapshot carries for its focus satellite. */
 export function radioControlSummary(enabled: boolean, runtime: RadioRuntime, session: RadioSession, focusSatId: string | null) {
   return {
     enabled,
+    /** The radios by name ("IC-705", "FT-818 + IC-705"): what the lite and kiosk lines call them. */
+    rig: rigNames(runtime),
     connected: runtime.connected,
     control_mode: runtime.control_mode,
     external_client: runtime.external_client,
