@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { FixedClock } from '../src/util/clock.js';
@@ -12,7 +13,8 @@ import { needCommand, needDir, needProc, serverBundle } from './env.js';
 
 // Rig control budgets (issue 11): one auto-track tick's arithmetic (recommendation plus diff, no
 // write), a full pair apply end to end against the rig simulator at 115200 baud over a pty, and
-// the server's RSS with the rig connected and auto-tracking against the same server idle.
+// the server's RSS with the rig connected and auto-tracking against the same server idle; issue
+// 34: the same with two radios, and the Yaesu and Hamlib drivers kept out of the entry.
 
 const N = 1000;
 
@@ -58,17 +60,28 @@ async function tickAndApply(): Promise<{ tickUs: number; applyMs: number }> {
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The deployed bundle under the unit's flags: RSS idle, then connected and auto-tracking. */
-async function rssDelta(): Promise<{ idle: number; tracking: number }> {
+/**
+ * The deployed bundle under the unit's flags: RSS idle (radio control on, not connected), then
+ * connected and auto-tracking, with one radio or two (the second transmitting the uplink).
+ */
+async function rssDelta(radios: 1 | 2): Promise<{ idle: number; tracking: number }> {
   usePrebuiltServer(serverBundle());
-  const pty = await openPtyPair();
-  const sim = new CivRigSim({ kind: 'IC-705' });
-  await sim.open(pty.rigPath);
+  const rigs = await Promise.all(
+    Array.from({ length: radios }, async () => {
+      const pty = await openPtyPair();
+      const sim = new CivRigSim({ kind: 'IC-705' });
+      await sim.open(pty.rigPath);
+      return { pty, sim };
+    }),
+  );
   const srv = await spawnDeployed();
   const pid = srv.child.pid!;
   const post = (path: string, body: unknown = {}) => fetch(srv.base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   try {
-    await post('/api/v1/settings/radio', { enabled: true, serial_device: pty.ctlPath, baud_rate: 115200, poll_interval_ms: 500 });
+    const link = (ctlPath: string) => ({ rig_model: 'rigA', transport: 'usb', serial_device: ctlPath, baud_rate: 115200, civ_address: '0xA4', hamlib_model: 0, hamlib_address: '', wifi_host: '', wifi_username: '', wifi_password: '', wifi_control_port: 50001 });
+    const uplink_rig = radios === 2 ? link(rigs[1].pty.ctlPath) : null;
+    const set = await post('/api/v1/settings/radio', { enabled: true, ...link(rigs[0].pty.ctlPath), uplink_rig, poll_interval_ms: 500 });
+    if (set.status !== 200) throw new Error(`bench: radio settings refused: ${await set.text()}`);
     // Same traffic in both phases: a UI polling radio state twice a second.
     const phase = async (ms: number) => {
       const samples: number[] = [];
@@ -86,9 +99,26 @@ async function rssDelta(): Promise<{ idle: number; tracking: number }> {
     return { idle, tracking };
   } finally {
     await srv.stop();
-    await sim.close();
-    await pty.close();
+    for (const r of rigs) {
+      await r.sim.close();
+      await r.pty.close();
+    }
   }
+}
+
+/**
+ * Nothing of a driver is loaded until its model is chosen: esbuild puts what only the lazily
+ * imported Yaesu and Hamlib line openers reach into dist/chunks; the entry must not hold their code.
+ */
+function driverSplit(bundle: string): Array<{ name: string; chunk: string | null; inEntry: boolean }> {
+  const dir = join(dirname(bundle), 'chunks');
+  const files = existsSync(dir) ? readdirSync(dir) : [];
+  const entry = readFileSync(bundle, 'utf8');
+  // A string only each driver's own code carries: the Yaesu opcodes table's name, rigctld's opening.
+  return [
+    { name: 'Yaesu 5-byte CAT', chunk: files.find((f) => /^yaesu-line-.*\.mjs$/.test(f)) ?? null, inEntry: entry.includes('READ_TX_STATUS') },
+    { name: 'Hamlib rigctld', chunk: files.find((f) => /^hamlib-line-.*\.mjs$/.test(f)) ?? null, inEntry: entry.includes('chk_vfo') },
+  ];
 }
 
 /** The rig simulator runs over a socat pseudo-terminal pair under /dev/shm (test/sims/pty-pair.ts). */
@@ -112,17 +142,35 @@ export const radioSuite: Suite = {
       fullOnly('20 s of server RSS sampling');
       needPty();
       needProc();
-      const { idle, tracking } = await rssDelta();
+      const one = await rssDelta(1);
+      const two = await rssDelta(2);
       return [
         {
           name: 'RSS connected + auto-tracking minus idle',
-          value: tracking - idle,
+          value: one.tracking - one.idle,
           unit: 'MiB',
           budget: 4,
-          note: `idle ${idle.toFixed(1)} MiB, tracking ${tracking.toFixed(1)} MiB (poll 500 ms, tick 250 ms; ${describeRuntime()})`,
+          note: `idle ${one.idle.toFixed(1)} MiB, tracking ${one.tracking.toFixed(1)} MiB (poll 500 ms, tick 250 ms; ${describeRuntime()})`,
+        },
+        {
+          name: 'RSS two radios connected + auto-tracking minus idle',
+          value: two.tracking - two.idle,
+          unit: 'MiB',
+          budget: 3,
+          note: `idle ${two.idle.toFixed(1)} MiB (radio control on, not connected), tracking ${two.tracking.toFixed(1)} MiB: two IC-705 simulators, downlink and uplink`,
         },
       ];
     });
-    return [...tick, ...rss];
+    const split = await section('rig drivers loaded only when their model is chosen (the deployed bundle)', async () => {
+      const bundle = serverBundle();
+      return driverSplit(bundle).map((d) => ({
+        name: `${d.name} code in the entry (0: only in its chunk)`,
+        value: d.inEntry || !d.chunk ? 1 : 0,
+        unit: '',
+        budget: 0,
+        note: d.chunk ? `chunks/${d.chunk} (${(statSync(join(dirname(bundle), 'chunks', d.chunk)).size / 1024).toFixed(0)} KiB) read when the model is chosen` : 'no chunk of its own in dist/chunks',
+      }));
+    });
+    return [...tick, ...rss, ...split];
   },
 };

@@ -39,6 +39,8 @@ export class RadioController {
   /** The runtime whose legs are filled in, and the legs' version then (runtime() derives them once per change). */
   private legsOf: RadioRuntime | null = null;
   private legsVersion = -1;
+  /** What the last readbacks said of PTT: the transmit radio, and the receive one with two radios (null: not known). */
+  private readonly ptt: { rx: boolean | null; tx: boolean | null } = { rx: null, tx: null };
   private connection: RigConnection | TwoRadioConnection;
   private readonly ops = new OneAtATime(8);
   private pollTimer: Timer | null = null;
@@ -81,8 +83,8 @@ export class RadioController {
       this.rt = {
         ...rt,
         legs: {
-          downlink: { ...status.downlink, freq_hz: t.vfo_a_freq_hz, mode: t.vfo_a_mode, ptt: null },
-          uplink: { ...up, freq_hz: t.vfo_b_freq_hz, mode: t.vfo_b_mode, ptt: null },
+          downlink: { ...status.downlink, freq_hz: t.vfo_a_freq_hz, mode: t.vfo_a_mode, ptt: conn instanceof TwoRadioConnection ? this.ptt.rx : this.ptt.tx },
+          uplink: { ...up, freq_hz: t.vfo_b_freq_hz, mode: t.vfo_b_mode, ptt: this.ptt.tx },
         },
       };
       this.legsOf = this.rt;
@@ -174,6 +176,7 @@ export class RadioController {
   }
 
   private onDown(err: string | null): void {
+    this.ptt.rx = this.ptt.tx = null;
     this.unlisten();
     this.stopPolling();
     this.patch({ connected: false });
@@ -229,6 +232,8 @@ export class RadioController {
       scope_enabled: r.scope_enabled ?? raw.scope_enabled,
     };
     const gotAny = r.a_freq_hz !== null || r.b_freq_hz !== null;
+    if (r.ptt !== undefined) this.ptt.tx = r.ptt;
+    if (r.rx_ptt !== undefined) this.ptt.rx = r.rx_ptt;
     if (gotAny) this.lastRead = this.d.clock.now();
     this.patch({ targets, raw_state, last_poll_at: gotAny ? iso(this.d.clock.now()) : this.rt.last_poll_at });
     if (r.error) this.fail('link', `poll: ${r.error}`);

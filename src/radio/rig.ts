@@ -27,6 +27,10 @@ export interface Readback {
   scope_enabled: boolean | null;
   /** The read that failed first, when any did. */
   error: string | null;
+  /** Whether the (transmit) radio transmits, where the driver reads it anyway (Yaesu's F7); absent: not read. */
+  ptt?: boolean | null;
+  /** Two radios: whether the receive radio transmits (the operator may key it by hand). */
+  rx_ptt?: boolean | null;
 }
 
 /** A satellite pair as the rig gets it: receive and transmit legs with their modes. */

@@ -84,11 +84,13 @@ export class TwoRadioRig implements RigDriver {
       r.a = down.a;
       r.a_freq_hz = down.a_freq_hz;
       r.scope_enabled = down.scope_enabled;
+      r.rx_ptt = down.ptt;
       if (down.error) r.error ??= new LegError('downlink', this.legs.name('downlink'), down.error).message;
     }
     if (up) {
       r.b = up.a;
       r.b_freq_hz = up.a_freq_hz;
+      r.ptt = up.ptt;
       if (up.error) r.error ??= new LegError('uplink', this.legs.name('uplink'), up.error).message;
     }
     return r;
