@@ -4,7 +4,7 @@ import type { SerialDriver } from '../links/serial-driver.js';
 import { LanOpenError, type LanLeaser } from './lan/lan-types.js';
 import { AppError, badRequest } from '../util/errors.js';
 import { checkWifiTarget } from './settings.js';
-import { RigOpenError, noSerialDevice } from './rig-line.js';
+import { RigOpenError, noSerialDevice, type LinkOpener, type OpenLink } from './rig-line.js';
 
 // The rig's CI-V line, whatever carries it: a serial device (USB) or the IC-705's LAN session
 // (Wi-Fi). The controller, drivers, auto-track and session run unchanged over either; only
@@ -12,25 +12,13 @@ import { RigOpenError, noSerialDevice } from './rig-line.js';
 
 export const civAddressByte = (s: string): number => parseInt(s.slice(2), 16);
 
-/** An open CI-V line to the rig: its bus, and what the operator calls it. */
-export interface CivLine {
-  /** What the operator recognises: the device path or lan://host:port. */
-  readonly label: string;
+/** An open CI-V line to the rig: its bus (the label is the device path or lan://host:port). */
+export interface CivLine extends OpenLink {
   readonly bus: CivBus;
-  /** Once, when the line goes away by itself (unplug, radio off); not after close(). */
-  onLost(fn: (why: string) => void): void;
-  close(): Promise<void>;
 }
 
 /** Opens the CI-V line the radio settings name. */
-export interface CivLines {
-  open(s: RigLink): Promise<CivLine>;
-  /** The resource a setting names (for the one-owner-per-device claims); null when shared. */
-  resource(s: RigLink): string | null;
-  /** 400 when the settings cannot open anything (no device, no address); `field` prefixes the field named. */
-  check(s: RigLink, field?: string): void;
-}
-
+export type CivLines = LinkOpener<CivLine>;
 
 /** An open failure no retry fixes until the operator changes something. */
 export const isFinal = (err: unknown): boolean => (err instanceof LanOpenError || err instanceof RigOpenError) && !err.retry;

@@ -7,23 +7,30 @@ import { badRequest, type AppError } from '../util/errors.js';
 // (rig-connection.ts) opens one per radio, watches it go away and reopens it; only opening,
 // closing and "it went away" differ between the kinds, and each kind's opener lives beside its driver.
 
-export interface RigLine {
+/** A link to a radio, opened: what the operator calls it, and its end. */
+export interface OpenLink {
   /** What the operator recognises: the device path, lan://host:port, rigctld://host:port. */
   readonly label: string;
-  readonly rig: RigDriver;
   /** Once, when the line goes away by itself (unplug, radio off, rigctld gone); not after close(). */
   onLost(fn: (why: string) => void): void;
   close(): Promise<void>;
 }
 
-/** Opens the line a radio's link settings name. */
-export interface RigLines {
-  open(link: RigLink): Promise<RigLine>;
+/** A rig ready to take commands over its open link. */
+export interface RigLine extends OpenLink {
+  readonly rig: RigDriver;
+}
+
+/** Opens the link a radio's settings name (L: what an open link carries). */
+export interface LinkOpener<L extends OpenLink> {
+  open(link: RigLink): Promise<L>;
   /** The serial device the link holds (one owner per device), null when none. */
   resource(link: RigLink): string | null;
   /** 400 when the link cannot open anything (no device, no address, no model); `field` prefixes the field named. */
   check(link: RigLink, field?: string): void;
 }
+
+export type RigLines = LinkOpener<RigLine>;
 
 /** An open that failed; retry false when no retry helps until the operator changes a setting (a wrong model, a missing program). */
 export class RigOpenError extends Error {
