@@ -8,6 +8,7 @@ import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { CivRigSim, type RigKind } from '../sims/civ-rig.js';
 import { TEST_CIV_TIMEOUTS, until } from '../radio/rig-fixture.js';
 import { systemClock } from '../../src/util/clock.js';
+import { UPLINK_RIG_START } from '../../ui/components/settings/rig-fields.js';
 
 // Two radios on the pages (issue 34): an IC-705 receives the downlink and an IC-9700 transmits
 // the uplink, each simulated on its own pseudo-terminal behind the real serial stack. /radio
@@ -30,18 +31,13 @@ async function simRadio(kind: RigKind): Promise<SimRadio> {
   return { pty, sim };
 }
 
+/** The radio's link on its pty: an IC-705 (CI-V 0xA4) or an IC-9700 (0xA2) at 115200 baud. */
 const link = (r: SimRadio, kind: RigKind) => ({
+  ...UPLINK_RIG_START,
   rig_model: kind === 'IC-705' ? 'rigA' : 'rigB',
-  transport: 'usb',
   serial_device: r.pty.ctlPath,
   baud_rate: 115200,
   civ_address: kind === 'IC-705' ? '0xA4' : '0xA2',
-  hamlib_model: 0,
-  hamlib_address: '',
-  wifi_host: '',
-  wifi_username: '',
-  wifi_password: '',
-  wifi_control_port: 50001,
 });
 
 describe('two radios on /radio, /lite and the kiosk', { skip }, () => {
