@@ -53,7 +53,7 @@ export function linkFields(prefix: string, modelHelp: string): FieldSpec[] {
     ),
     ...onlyWhen(
       when((l) => l.rig_model === 'hamlib' && !l.hamlib_address),
-      at([{ name: 'hamlib_model', label: 'Hamlib model', help: 'Hamlib’s number for the radio, as `rigctl -l` lists it: e.g. 1035 FT-991, 2014 TS-2000, 3068 IC-9100, 3044 IC-910.' }]),
+      at([{ name: 'hamlib_model', label: 'Hamlib model', help: 'Hamlib’s number for the radio, as “rigctl -l” lists it: e.g. 1035 FT-991, 2014 TS-2000, 3068 IC-9100, 3044 IC-910.' }]),
     ),
     ...onlyWhen(
       when((l) => !overWifi(l) && !externalRigctld(l)),
