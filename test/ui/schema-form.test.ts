@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applicableFields, changes, fieldsOf, fitsPattern, fromInput, labelOf, onlyWhen, optionText, pickFields, requestSchema, setAt, summary, toInput, type Field } from '../../ui/lib/schema-form.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { linkFields, linksOnTheirTransport, RIG_LABELS, UPLINK_RIG_START } from '../../ui/components/settings/rig-fields.js';
 
 // The settings forms are built from the live /docs: these read the real document.
 
@@ -104,13 +105,53 @@ describe('schema-form: form fields from the /docs JSON Schema', () => {
   });
 
   it('shows enum options by their labels; the value stays the API’s', () => {
-    const labels = { rigA: 'Icom IC-705', rigB: 'Icom IC-9700 (not validated)' };
-    const [rig] = pickFields(fields('/api/v1/settings/radio'), [{ name: 'rig_model', label: 'Rig', optionLabels: labels }]);
-    assert.deepEqual(rig.options, ['rigA', 'rigB']);
-    assert.deepEqual(rig.options!.map((o) => optionText(rig, o)), ['Icom IC-705', 'Icom IC-9700 (not validated)']);
+    const [rig] = pickFields(fields('/api/v1/settings/radio'), [{ name: 'rig_model', label: 'Rig', optionLabels: RIG_LABELS }]);
+    assert.deepEqual(rig.options, ['rigA', 'rigB', 'ft817', 'ft818', 'ft857', 'ft897', 'hamlib']);
+    assert.deepEqual(rig.options!.map((o) => optionText(rig, o)), [
+      'Icom IC-705',
+      'Icom IC-9700 (not validated)',
+      'Yaesu FT-817 (not validated)',
+      'Yaesu FT-818 (not validated)',
+      'Yaesu FT-857 (not validated)',
+      'Yaesu FT-897 (not validated)',
+      'Another radio, through Hamlib (not validated)',
+    ]);
     assert.equal(fromInput(rig, 'rigB'), 'rigB');
     assert.equal(summary([rig], { rig_model: 'rigB' }, ['rig_model']), 'Rig: Icom IC-9700 (not validated)');
     assert.equal(optionText({}, true), 'yes');
+  });
+
+  it('offers a nullable group as a choice: its own fields by their own rules, the summary saying the choice', () => {
+    const radio = pickFields(fields('/api/v1/settings/radio'), [
+      ...linkFields('', 'main'),
+      { name: 'uplink_rig', label: 'Uplink radio', presence: { label: 'Radios', none: 'One radio', set: 'Two radios', initial: UPLINK_RIG_START }, fields: linkFields('uplink_rig.', 'uplink') },
+    ]);
+    const up = radio.find((f) => f.path === 'uplink_rig')!;
+    assert.equal(up.kind, 'group');
+    assert.equal(up.nullable, true);
+    const shown = (fs: Field[], values: unknown) => applicableFields(fs, values).map((f) => f.path);
+    const main = { rig_model: 'rigA', transport: 'usb', hamlib_address: '' };
+    assert.deepEqual(shown(radio, { ...main, uplink_rig: null }), ['rig_model', 'transport', 'serial_device', 'baud_rate', 'civ_address', 'uplink_rig']);
+    assert.deepEqual(shown(radio, { ...main, rig_model: 'ft818' }), ['rig_model', 'serial_device', 'baud_rate', 'uplink_rig'], 'an FT-818: no CI-V address, no transport');
+    assert.deepEqual(shown(radio, { ...main, rig_model: 'hamlib' }), ['rig_model', 'hamlib_address', 'hamlib_model', 'serial_device', 'baud_rate', 'uplink_rig']);
+    assert.deepEqual(shown(radio, { ...main, rig_model: 'hamlib', hamlib_address: 'shack:4532' }), ['rig_model', 'hamlib_address', 'uplink_rig'], 'a rigctld the operator runs');
+    assert.deepEqual(shown(radio, { ...main, transport: 'wifi' }), ['rig_model', 'transport', 'wifi_host', 'wifi_control_port', 'wifi_username', 'wifi_password', 'civ_address', 'uplink_rig']);
+    // The uplink radio's fields read the uplink radio's choices, not the main rig's.
+    const values = { ...main, uplink_rig: { ...UPLINK_RIG_START, transport: 'wifi' } };
+    assert.deepEqual(shown(up.children!, values), ['uplink_rig.rig_model', 'uplink_rig.transport', 'uplink_rig.wifi_host', 'uplink_rig.wifi_control_port', 'uplink_rig.wifi_username', 'uplink_rig.wifi_password', 'uplink_rig.civ_address']);
+    assert.equal(up.children!.find((f) => f.path === 'uplink_rig.wifi_password')!.secret, true, 'child specs keep their overrides');
+    assert.deepEqual(linksOnTheirTransport({ ...values, rig_model: 'ft818', transport: 'wifi', uplink_rig: { ...values.uplink_rig, rig_model: 'rigB' } }), {
+      ...values,
+      rig_model: 'ft818',
+      transport: 'usb',
+      uplink_rig: { ...values.uplink_rig, rig_model: 'rigB', transport: 'usb' },
+    }, 'a rig without Wi-Fi is on USB');
+    assert.equal(linksOnTheirTransport(values), values, 'nothing to change: the same draft');
+
+    assert.equal(summary(radio, { ...main, uplink_rig: null }, ['uplink_rig']), 'Radios: One radio');
+    const two = { ...main, uplink_rig: { ...UPLINK_RIG_START, rig_model: 'ft818', serial_device: '/dev/ttyUSB1', baud_rate: 9600 } };
+    assert.equal(summary(radio, two, ['uplink_rig']), 'Radios: Two radios · Uplink radio (Rig: Yaesu FT-818 (not validated), Serial device: /dev/ttyUSB1, Baud rate: 9600)');
+    assert.equal(summary(radio, two, ['rig_model']), 'Rig: Icom IC-705', 'the main rig alone');
   });
 
   it('sends only what changed, a changed nested object whole', () => {

@@ -266,6 +266,11 @@ describe('settings page', { skip }, () => {
     assert.deepEqual(await rig.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent])), [
       ['rigA', 'Icom IC-705'],
       ['rigB', 'Icom IC-9700 (not validated)'],
+      ['ft817', 'Yaesu FT-817 (not validated)'],
+      ['ft818', 'Yaesu FT-818 (not validated)'],
+      ['ft857', 'Yaesu FT-857 (not validated)'],
+      ['ft897', 'Yaesu FT-897 (not validated)'],
+      ['hamlib', 'Another radio, through Hamlib (not validated)'],
     ]);
     const shown = async (label: string) => form.getByLabel(label, { exact: true }).count();
     assert.deepEqual([await shown('Rig address'), await shown('Control port'), await shown('User name'), await shown('Password')], [0, 0, 0, 0], 'usb: no Wi-Fi login');
@@ -275,11 +280,15 @@ describe('settings page', { skip }, () => {
     await form.getByLabel('Transport').selectOption('wifi');
     assert.deepEqual([await shown('Rig address'), await shown('Control port'), await shown('User name'), await shown('Password')], [1, 1, 1, 1], 'wifi: the login');
     assert.deepEqual([await shown('Serial device'), await shown('Baud rate')], [0, 0], 'wifi: no serial port');
+    // Wi-Fi is the IC-705's alone (the API's rule): another rig is back on USB, its port shown.
     await rig.selectOption('rigB');
+    assert.deepEqual([await shown('Transport'), await shown('Rig address'), await shown('Serial device')], [0, 0, 1], 'IC-9700: USB');
     await form.getByRole('button', { name: 'Save' }).click();
-    assert.match(await form.locator('.saved').innerText(), /Rig: Icom IC-9700 \(not validated\) · Transport: wifi/, 'the saved summary names the rig too');
-    assert.equal((await s.get('/api/v1/settings/radio')).body.state.rig_model, 'rigB', 'the API value stays rigB');
+    assert.match(await form.locator('.saved').innerText(), /Rig: Icom IC-9700 \(not validated\)/, 'the saved summary names the rig too');
+    const st = (await s.get('/api/v1/settings/radio')).body.state;
+    assert.deepEqual([st.rig_model, st.transport], ['rigB', 'usb'], 'the API value stays rigB');
     await rig.selectOption('rigA');
+    await form.getByLabel('Transport').selectOption('wifi');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.locator('.saved', { hasText: 'Icom IC-705' }).waitFor();
     for (const vp of VIEWPORTS) {

@@ -1,8 +1,8 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, postJson } from '../lib/api';
 import { SignInHint } from './useActions';
-import { applicableFields, changes, fieldsOf, fitsPattern, fromInput, getAt, optionText, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema } from '../lib/schema-form';
+import { applicableFields, changes, fieldsOf, fitsPattern, fromInput, getAt, optionText, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema, type Presence } from '../lib/schema-form';
 
 // A settings form bound to one resource: its fields come from the resource's schema in /docs,
 // its values from GET `path` ({state}); Save sends only what changed (the API merges partial
@@ -40,6 +40,11 @@ export interface ResourceFormProps {
    * save status, so "Saved" never reads as "ready".
    */
   warning?: string | null;
+  /**
+   * The draft after each edit, made consistent where one choice rules out another value (a rig
+   * without Wi-Fi is on USB), so no hidden field holds what the API refuses.
+   */
+  normalize?(draft: unknown): unknown;
 }
 
 type Status = { kind: 'idle' } | { kind: 'saved'; text: string } | { kind: 'error'; error: ApiError | Error };
@@ -73,7 +78,9 @@ export function ResourceForm(props: ResourceFormProps) {
   const diff = changes(saved, draft);
   const dirty = Object.keys(diff).length > 0;
   const error = status.kind === 'error' ? status.error : null;
-  const fieldError = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : null);
+  // A group's choice answers for the group itself only: its fields' errors stand by those fields.
+  const fieldError = (f: Field) =>
+    error instanceof ApiError ? (f.kind === 'group' ? (error.fields.find((x) => x.field === f.path)?.message ?? null) : error.fieldMessage(f.path)) : null;
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -93,31 +100,55 @@ export function ResourceForm(props: ResourceFormProps) {
   };
 
   const set = (path: string, v: unknown) => {
-    setDraft(setAt(draft, path, v));
+    const next = setAt(draft, path, v);
+    setDraft(props.normalize ? props.normalize(next) : next);
     if (status.kind === 'saved') setStatus({ kind: 'idle' });
   };
 
   const input = (f: Field): ComponentChildren => {
     if (f.kind === 'group') {
+      const value = getAt(draft, f.path);
+      // A nullable group with a presence is a choice first; its block only while it is chosen.
       return (
-        <fieldset key={f.path}>
-          <legend>{f.label}</legend>
-          {f.children!.map(input)}
-        </fieldset>
+        <Fragment key={f.path}>
+          {f.presence && field(f, presenceChoice(f, f.presence, value))}
+          {(!f.presence || value != null) && (
+            <fieldset data-group={f.path}>
+              <legend>{f.label}</legend>
+              {applicableFields(f.children!, draft).map(input)}
+            </fieldset>
+          )}
+        </Fragment>
       );
     }
+    return field(f, control(f));
+  };
+
+  const common = (f: Field) => {
     const fid = `${id}-${f.path}`;
-    const err = fieldError(f.path);
-    const value = getAt(draft, f.path);
+    const err = fieldError(f);
     const described = [err && `${fid}-err`, f.help && `${fid}-help`].filter(Boolean).join(' ') || undefined;
+    return { id: fid, 'aria-describedby': described, 'aria-invalid': err ? true : undefined };
+  };
+
+  /** "none" or "set": null, or the saved object (else the presence's initial one) back in the draft. */
+  const presenceChoice = (f: Field, p: Presence, value: unknown) => (
+    <select {...common(f)} value={value == null ? '' : 'set'} onChange={(e) => set(f.path, (e.target as HTMLSelectElement).value === '' ? null : (getAt(saved, f.path) ?? p.initial))}>
+      <option value="">{p.none}</option>
+      <option value="set">{p.set}</option>
+    </select>
+  );
+
+  const control = (f: Field): ComponentChildren => {
+    const value = getAt(draft, f.path);
+    const fid = `${id}-${f.path}`;
     const suggest = props.suggest?.[f.path];
-    const common = { id: fid, 'aria-describedby': described, 'aria-invalid': err ? true : undefined };
-    let control: ComponentChildren;
+    let el: ComponentChildren;
     if (f.kind === 'boolean') {
-      control = <input {...common} type="checkbox" checked={value === true} onChange={(e) => set(f.path, (e.target as HTMLInputElement).checked)} />;
+      el = <input {...common(f)} type="checkbox" checked={value === true} onChange={(e) => set(f.path, (e.target as HTMLInputElement).checked)} />;
     } else if (f.kind === 'enum') {
-      control = (
-        <select {...common} value={toInput(f, value)} onChange={(e) => set(f.path, fromInput(f, (e.target as HTMLSelectElement).value))}>
+      el = (
+        <select {...common(f)} value={toInput(f, value)} onChange={(e) => set(f.path, fromInput(f, (e.target as HTMLSelectElement).value))}>
           {f.nullable && <option value="">{f.nullLabel ?? 'not set'}</option>}
           {f.options!.map((o) => (
             <option key={String(o)} value={String(o)}>
@@ -127,12 +158,12 @@ export function ResourceForm(props: ResourceFormProps) {
         </select>
       );
     } else if (f.kind === 'list' && f.multiline) {
-      control = <textarea {...common} rows={4} value={toInput(f, value)} onInput={(e) => set(f.path, fromInput(f, (e.target as HTMLTextAreaElement).value))} />;
+      el = <textarea {...common(f)} rows={4} value={toInput(f, value)} onInput={(e) => set(f.path, fromInput(f, (e.target as HTMLTextAreaElement).value))} />;
     } else {
       const numeric = f.kind === 'number' || f.kind === 'integer';
-      control = (
+      el = (
         <input
-          {...common}
+          {...common(f)}
           type={numeric ? 'number' : f.secret ? 'password' : 'text'}
           inputMode={numeric ? 'decimal' : undefined}
           step={f.kind === 'integer' ? 1 : 'any'}
@@ -150,12 +181,8 @@ export function ResourceForm(props: ResourceFormProps) {
       );
     }
     return (
-      <div class={`field field-${f.kind}`} key={f.path}>
-        <label for={fid}>
-          {f.label}
-          {f.unit && <span class="muted"> ({f.unit})</span>}
-        </label>
-        {control}
+      <>
+        {el}
         {suggest && (
           <datalist id={`${fid}-list`}>
             {suggest.map((v) => (
@@ -163,6 +190,22 @@ export function ResourceForm(props: ResourceFormProps) {
             ))}
           </datalist>
         )}
+      </>
+    );
+  };
+
+  /** A control with its label (a presence's choice is labelled by it), help and the API's error. */
+  const field = (f: Field, control: ComponentChildren) => {
+    const fid = `${id}-${f.path}`;
+    const err = fieldError(f);
+    const kind = f.presence ? 'enum' : f.kind;
+    return (
+      <div class={`field field-${kind}`} key={f.presence ? `${f.path} choice` : f.path}>
+        <label for={fid}>
+          {f.presence?.label ?? f.label}
+          {f.unit && <span class="muted"> ({f.unit})</span>}
+        </label>
+        {control}
         {f.help && (
           <div class="help muted" id={`${fid}-help`}>
             {f.help}

@@ -42,8 +42,10 @@ export interface Field {
   secret?: boolean;
   /** What an enum option reads as (the API value stays the value): {rigA: 'Icom IC-705'}. */
   optionLabels?: Readonly<Record<string, string>>;
-  /** Shown only while another field of the form holds one of these values (a transport's own settings). */
-  when?: ShowWhen;
+  /** Shown only while this holds for the form's values (a transport's own settings). */
+  when?: (values: unknown) => boolean;
+  /** A nullable group offered as a choice: null, or an object the operator fills in. */
+  presence?: Presence;
 }
 
 /** "Only while `path` is one of `is`": e.g. the Wi-Fi login only while transport is wifi. */
@@ -52,17 +54,44 @@ export interface ShowWhen {
   is: ReadonlyArray<string | number | boolean>;
 }
 
-/** What a form may say about a field beyond its schema: label, unit, help and how to show it. */
-export type FieldSpec = { name: string } & Partial<Pick<Field, 'label' | 'unit' | 'help' | 'nullLabel' | 'multiline' | 'secret' | 'optionLabels' | 'when'>>;
+/**
+ * How a nullable group is chosen: "none" (null) or "set" (an object, its fields shown in a block
+ * of their own). Two radios instead of one: uplink_rig null or the uplink radio's link.
+ */
+export interface Presence {
+  /** The choice's label ("Radios"); the group's own label names the block ("Uplink radio"). */
+  label: string;
+  /** What null reads as ("One radio"). */
+  none: string;
+  /** What an object reads as ("Two radios"). */
+  set: string;
+  /** The object a "set" choice starts from when none is saved: whole, as the API takes it from null. */
+  initial: Readonly<Record<string, unknown>>;
+}
 
-/** `fields` with `when` added to each: a group of fields that belongs to one choice. */
-export function onlyWhen(when: ShowWhen, fields: readonly FieldSpec[]): FieldSpec[] {
-  return fields.map((f) => ({ ...f, when }));
+/**
+ * What a form may say about a field beyond its schema: label, unit, help and how to show it; for
+ * a group, its fields (dotted paths from the form's root, with their own overrides).
+ */
+export type FieldSpec = { name: string; fields?: ReadonlyArray<string | FieldSpec> } & Partial<
+  Pick<Field, 'label' | 'unit' | 'help' | 'nullLabel' | 'multiline' | 'secret' | 'optionLabels' | 'when' | 'presence'>
+>;
+
+/**
+ * `fields` shown only while `when` holds (besides any condition of their own): a group of fields
+ * that belongs to one choice. `when` is a field's values ({path, is}) or any test of the values.
+ */
+export function onlyWhen(when: ShowWhen | ((values: unknown) => boolean), fields: readonly FieldSpec[]): FieldSpec[] {
+  const holds = typeof when === 'function' ? when : (values: unknown) => when.is.some((x) => x === getAt(values, when.path));
+  return fields.map((f) => {
+    const own = f.when;
+    return { ...f, when: own ? (values: unknown) => holds(values) && own(values) : holds };
+  });
 }
 
 /** The fields that apply to `values` (the form's draft): a field whose `when` does not hold is left out. */
 export function applicableFields(fields: Field[], values: unknown): Field[] {
-  return fields.filter((f) => !f.when || f.when.is.some((x) => x === getAt(values, f.when!.path)));
+  return fields.filter((f) => !f.when || f.when(values));
 }
 
 /** The text an enum option is shown as. */
@@ -124,11 +153,14 @@ export function fieldsOf(schema: JsonSchema, prefix = ''): Field[] {
 export function pickFields(all: Field[], specs?: ReadonlyArray<string | FieldSpec>, hidden: readonly string[] = []): Field[] {
   const flat = (fs: Field[]): Field[] => fs.flatMap((f) => [f, ...flat(f.children ?? [])]);
   const known = new Map(flat(all).map((f) => [f.path, f]));
-  const list = specs ? specs.map((s) => (typeof s === 'string' ? { name: s } : s)) : all.map((f) => ({ name: f.path }));
+  const list: FieldSpec[] = specs ? specs.map((s) => (typeof s === 'string' ? { name: s } : s)) : all.map((f) => ({ name: f.path }));
   const prune = (f: Field): Field => ({ ...f, children: f.children?.filter((c) => !hidden.includes(c.path)).map(prune) });
-  return list.flatMap((spec) => {
+  return list.flatMap(({ fields: childSpecs, ...spec }) => {
     const f = known.get(spec.name);
-    return f && !hidden.includes(f.path) ? [{ ...prune(f), ...spec, name: f.name }] : [];
+    if (!f || hidden.includes(f.path)) return [];
+    const own = prune(f);
+    const children = childSpecs && f.children ? pickFields(f.children, childSpecs, hidden) : own.children;
+    return [{ ...own, ...spec, children, name: f.name }];
   });
 }
 
@@ -192,15 +224,27 @@ export function changes(original: unknown, current: unknown): Record<string, unk
   return out;
 }
 
-/** "Connection mode: serial · Serial device: /dev/ttyACM0": what the server now holds for `paths`. */
+/**
+ * "Connection mode: serial · Serial device: /dev/ttyACM0": what the server now holds for `paths`,
+ * as far as it applies to what it holds. A chosen group says the choice, then its fields in
+ * brackets: "Radios: Two radios · Uplink radio (Rig: Yaesu FT-818, Baud rate: 9600)".
+ */
 export function summary(fields: Field[], state: unknown, paths: string[]): string {
-  const flat = (fs: Field[]): Field[] => fs.flatMap((f) => (f.children ? flat(f.children) : [f]));
-  return flat(fields)
-    .filter((f) => paths.some((p) => f.path === p || f.path.startsWith(p + '.')))
-    .map((f) => {
+  const wanted = (f: Field) => paths.some((p) => f.path === p || f.path.startsWith(p + '.'));
+  const entry = (f: Field): string => {
+    const v = getAt(state, f.path);
+    const shown = v === null ? f.nullLabel ?? 'not set' : f.secret ? '••••' : typeof v === 'boolean' || f.kind === 'enum' ? optionText(f, v as string | number | boolean) : toInput(f, v);
+    return `${f.label}: ${shown === '' ? '(empty)' : shown}${f.unit && shown !== '' && v !== null ? ' ' + f.unit : ''}`;
+  };
+  const entries = (fs: Field[]): string[] =>
+    applicableFields(fs, state).flatMap((f) => {
+      if (!f.children) return wanted(f) ? [entry(f)] : [];
+      if (!f.presence) return entries(f.children);
+      if (!wanted(f)) return [];
       const v = getAt(state, f.path);
-      const shown = v === null ? f.nullLabel ?? 'not set' : f.secret ? '••••' : typeof v === 'boolean' || f.kind === 'enum' ? optionText(f, v as string | number | boolean) : toInput(f, v);
-      return `${f.label}: ${shown === '' ? '(empty)' : shown}${f.unit && shown !== '' && v !== null ? ' ' + f.unit : ''}`;
-    })
-    .join(' · ');
+      const choice = `${f.presence.label}: ${v == null ? f.presence.none : f.presence.set}`;
+      const inner = v == null ? [] : entries(f.children);
+      return inner.length ? [choice, `${f.label} (${inner.join(', ')})`] : [choice];
+    });
+  return entries(fields).join(' · ');
 }

@@ -3,6 +3,8 @@
 
 export interface RadioSummary {
   enabled: boolean;
+  /** The radios by name ("IC-705", "FT-818 + IC-705"); absent in a snapshot cached by an older build. */
+  rig?: string;
   connected: boolean;
   control_mode: string;
   /** Who holds the rig while control_mode is 'external' (a Hamlib client), when the block says. */
@@ -35,13 +37,18 @@ export function controlWords(rt: { control_mode: string; external_client?: unkno
   return typeof rt.external_client === 'string' && rt.external_client ? `external: ${rt.external_client}` : 'external client';
 }
 
+/**
+ * The radio line: the radios by name ("radio: FT-818 + IC-705 connected · …") once radio control
+ * is on, and what they do; a few words for 480 pixels.
+ */
 export function radioLine(r: RadioSummary | null | undefined): { text: string; tone: Tone; short: string } {
   if (!r) return { text: 'radio: unknown', tone: 'idle', short: 'radio ?' };
-  if (r.last_error) return { text: `radio: ${r.last_error}`, tone: 'bad', short: 'radio error' };
+  const rig = r.rig ? `${r.rig} ` : '';
+  if (r.last_error) return { text: `radio: ${r.rig ? `${r.rig} · ` : ''}${r.last_error}`, tone: 'bad', short: 'radio error' };
   if (!r.enabled) return { text: 'radio: disabled', tone: 'idle', short: 'radio off' };
-  if (!r.connected) return { text: 'radio: not connected', tone: 'idle', short: 'no rig' };
+  if (!r.connected) return { text: `radio: ${rig}not connected`, tone: 'idle', short: 'no rig' };
   const what = r.selected_sat_id ? ` · ${r.control_state.replace(/_/g, ' ')} ${r.selected_sat_id}` : ` · ${controlWords(r)}`;
-  return { text: `radio: connected${what}`, tone: 'ok', short: r.selected_sat_id ? `rig: ${r.selected_sat_id}` : 'rig on' };
+  return { text: `radio: ${rig}connected${what}`, tone: 'ok', short: r.selected_sat_id ? `rig: ${r.selected_sat_id}` : 'rig on' };
 }
 
 export function aprsLine(a: AprsSummary | null | undefined): { text: string; tone: Tone; short: string } {

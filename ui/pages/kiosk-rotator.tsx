@@ -107,7 +107,7 @@ function Page() {
   else if (scene === 'iss') {
     const next = livePass(s.passes.filter((p) => p.sat_id === 'iss'), now) ?? upcoming.find((p) => p.sat_id === 'iss' && Date.parse(p.los) > now) ?? null;
     body = <IssScene iss={s.iss} next={next} location={s.location} path={issPath.data?.items ?? null} now={now} zone={zone} />;
-  } else if (scene === 'radio' && sys.data) body = <RadioScene sys={sys.data} now={now} zone={zone} />;
+  } else if (scene === 'radio' && sys.data) body = <RadioScene sys={sys.data} rig={s.radioControl.rig} now={now} zone={zone} />;
   else if (scene === 'aprs') body = <AprsScene aprs={s.aprs} />;
   else body = <UpcomingScene passes={upcoming} now={now} zone={zone} />;
 

@@ -6,7 +6,7 @@ import { mount } from '../components/mount';
 import { useNow } from '../components/useNow';
 import { usePoll } from '../components/usePoll';
 import type { Zone } from '../lib/time';
-import { useRadio } from '../components/radio/useRadio';
+import { useRadio, type RadioState } from '../components/radio/useRadio';
 import { controlWords } from '../lib/summaries';
 import { ReadbackPanel } from '../components/radio/ReadbackPanel';
 import { SessionPanel } from '../components/radio/SessionPanel';
@@ -35,6 +35,13 @@ import './radio.css';
  */
 const PASSES = '/api/v1/passes?hours=6&min_max_el=5&include_ongoing=true';
 const ALL_PASSES = `${PASSES}&include_all_sats=true&limit=300`;
+
+/**
+ * True when a radio's own side of the pair (two radios) already shows this fault beside it (the
+ * station's error says it again with the operation: "poll: uplink radio (IC-9700): …").
+ */
+const legShows = (s: RadioState, error: string) =>
+  s.settings.uplink_rig !== null && [s.runtime.legs.downlink.last_error, s.runtime.legs.uplink?.last_error].some((e) => e && error.includes(e));
 
 function Page() {
   const r = useRadio();
@@ -86,7 +93,7 @@ function Page() {
       }
     >
       <StaleBanner receivedAt={r.poll.receivedAt} offline={r.poll.offline} error={r.poll.error} now={now} />
-      {rt.last_error && (
+      {rt.last_error && !legShows(s, rt.last_error) && (
         <div class="banner bad radio-error" role="alert" data-last-error>
           Rig error: {rt.last_error}
         </div>

@@ -146,8 +146,13 @@ function sessionTone(control: string, error: string | null): Tone {
   return 'idle';
 }
 
-export function RadioScene(props: { sys: KioskSystemState; now: number; zone: Zone }) {
+/**
+ * The pinned radio session, read from system state; the radios named as the lite line names
+ * them (`rig`, the snapshot's radioControl.rig: "FT-818 + IC-705"), else plain "rig".
+ */
+export function RadioScene(props: { sys: KioskSystemState; rig?: string; now: number; zone: Zone }) {
   const { sys, now, zone } = props;
+  const rig = props.rig || 'rig';
   const rs = sys.radioControlSession;
   const rt = sys.radioRuntime;
   const pass = rs.pass_aos && rs.pass_los ? { aos: rs.pass_aos, los: rs.pass_los } : null;
@@ -169,7 +174,7 @@ export function RadioScene(props: { sys: KioskSystemState; now: number; zone: Zo
       {pc && pc.stage !== 'after' ? <Count label={pc.label} ms={pc.remainingMs} /> : <div class="k-line muted">{pass ? 'pass ended' : 'no pass in view'}</div>}
       <Pair rec={rec} />
       <div class="k-meta">
-        {words(rs.screen_state)} · rig {rt.last_error ? `error: ${rt.last_error}` : rt.connected ? `connected, ${controlWords(rt)}` : 'not connected'}
+        {words(rs.screen_state)} · <span data-rig>{rig}</span> {rt.last_error ? `error: ${rt.last_error}` : rt.connected ? `connected, ${controlWords(rt)}` : 'not connected'}
         {pass && ` · ${clock(pass.aos, zone)}–${clock(pass.los, zone)} ${zoneLabel(zone)}`}
         {rs.max_el_deg != null && ` · max ${deg(rs.max_el_deg)}`}
       </div>

@@ -8,7 +8,7 @@ import type { RadioSettings } from '../../../src/radio/settings';
 // page is hidden), and actions that POST, show their outcome beside their control and read
 // the state again at once.
 
-export type { RadioRuntime } from '../../../src/radio/types';
+export type { Leg, RadioRuntime } from '../../../src/radio/types';
 export type RadioSession = SessionView;
 
 export interface RadioState {

@@ -1,24 +1,25 @@
 import { ResourceForm } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
-import { onlyWhen, type FieldSpec } from '../../lib/schema-form';
-import { LAN_LOGIN_FIELDS } from './lan-fields';
-import { rigModelField } from './rig-fields';
+import type { FieldSpec } from '../../lib/schema-form';
+import { linkFields, linksOnTheirTransport, UPLINK_RIG_START } from './rig-fields';
 
 // The rig's settings (/api/v1/settings/radio) and, above them, whether it is connected now.
-// Connecting, writing and the pass session live on /radio. Each transport's own fields show
-// only while it is chosen (USB: the serial port; Wi-Fi: the radio's LAN login).
+// Connecting, writing and the pass session live on /radio. One radio, or two: the main rig
+// receives the downlink and a second one (uplink_rig) transmits the uplink, each on its own link.
+// Each link shows only the fields its model and transport use (the CI-V address for the Icoms,
+// the LAN login for the IC-705 on Wi-Fi, Hamlib's model and rigctld for a radio through Hamlib).
 
 const RADIO_FIELDS: FieldSpec[] = [
   { name: 'enabled', label: 'Radio control', help: 'Off: the appliance never opens the rig.' },
-  rigModelField('The IC-705 is validated on a radio; the IC-9700 is not yet.'),
-  { name: 'transport', help: 'usb: CI-V on a USB serial port. wifi: the IC-705’s LAN session (IC-705 only; the radio’s WLAN remote settings).' },
-  ...onlyWhen({ path: 'transport', is: ['wifi'] }, LAN_LOGIN_FIELDS),
-  ...onlyWhen({ path: 'transport', is: ['usb'] }, [
-    { name: 'serial_device', help: "The rig's CI-V USB port, e.g. /dev/ttyACM0 or a stable /dev/serial/by-id/… name (the Radio page lists the ports found)." },
-    { name: 'baud_rate', help: "The rig's CI-V USB baud rate (as set in its menu)." },
-  ]),
-  { name: 'civ_address', label: 'CI-V address', help: '0xA4 for the IC-705, 0xA2 for the IC-9700 (factory settings).' },
+  ...linkFields('', 'The IC-705 is validated on a radio; the others not yet. The Yaesus speak their 5-byte CAT on USB; any other radio goes through Hamlib.'),
+  {
+    name: 'uplink_rig',
+    label: 'Uplink radio (transmits)',
+    presence: { label: 'Radios', none: 'One radio', set: 'Two radios', initial: UPLINK_RIG_START },
+    help: 'One radio receives and transmits (split). Two radios: the rig above receives the downlink and the uplink radio below transmits, each on its own link.',
+    fields: linkFields('uplink_rig.', 'The radio that transmits the uplink.'),
+  },
   { name: 'poll_interval_ms', label: 'Poll interval', unit: 'ms', help: 'How often the rig is read back while connected.' },
   { name: 'auto_connect', help: 'Connect at boot, and keep trying while the rig is not there yet.' },
   { name: 'auto_track_interval_ms', label: 'Auto-track interval', unit: 'ms', help: 'How often Doppler is reapplied while tracking.' },
@@ -45,7 +46,7 @@ export function RadioSection() {
         </p>
       )}
       {rt?.last_error && <p class="bad">Last rig error: {rt.last_error}</p>}
-      <ResourceForm path="/api/v1/settings/radio" title="Rig" fields={RADIO_FIELDS} onSaved={() => st.refresh()} />
+      <ResourceForm path="/api/v1/settings/radio" title="Rig" fields={RADIO_FIELDS} normalize={linksOnTheirTransport} onSaved={() => st.refresh()} />
     </>
   );
 }
