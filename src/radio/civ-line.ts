@@ -44,7 +44,7 @@ export function civLines(d: { serial: SerialDriver; lan: LanLeaser; timeouts?: C
         bus,
         onLost: (fn) =>
           conn.onClose((err) => {
-            if (!closing) fn(`serial device ${conn.path} went away (${err ? err.message : 'closed'}); reconnecting`);
+            if (!closing) fn(`serial device ${conn.path} went away (${err ? err.message : 'closed'})`);
           }),
         close: async () => {
           closing = true;

@@ -152,6 +152,11 @@ export class RadioController {
   async disconnect(): Promise<void> {
     await this.connection.disconnect();
     this.stopPolling();
+    // The operator let go of the rig: a link fault of that connection (a radio perhaps no longer configured) is over.
+    if (this.errorKind === 'link') {
+      this.errorKind = null;
+      this.patch({ last_error: null });
+    }
     this.patch({ connected: false, control_mode: 'idle', active_sat_id: null, capabilities: this.capabilities() });
   }
 
