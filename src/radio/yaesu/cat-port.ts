@@ -129,7 +129,7 @@ export class CatPort {
     if (this.closedWith) return;
     this.closedWith = why instanceof BusClosed ? why : new BusClosed(why.message);
     this.queue.clear(this.closedWith);
-    this.abort(this.closedWith);
+    this.finish(false, this.closedWith);
   }
 
   private async exchange(cmd: Uint8Array, reply: Uint8Array): Promise<void> {
@@ -181,7 +181,7 @@ export class CatPort {
   private send(bytes: Uint8Array): void {
     this.stats.sent++;
     this.stats.bytesOut += bytes.length;
-    this.conn.write(bytes).catch((err: Error) => this.abort(err));
+    this.conn.write(bytes).catch((err: Error) => this.finish(false, err));
   }
 
   /**
@@ -255,24 +255,17 @@ export class CatPort {
     });
   }
 
-  private finish(full: boolean): void {
+  /** Ends the wait: whether the bytes came, or the error that ended it. */
+  private finish(full: boolean, err?: Error): void {
     const done = this.done;
-    this.listening = false;
-    this.done = null;
-    this.failed = null;
-    this.timer?.cancel();
-    this.timer = null;
-    done?.(full);
-  }
-
-  private abort(err: Error): void {
     const failed = this.failed;
     this.listening = false;
     this.done = null;
     this.failed = null;
     this.timer?.cancel();
     this.timer = null;
-    failed?.(err);
+    if (err) failed?.(err);
+    else done?.(full);
   }
 
   private onData(chunk: Uint8Array): void {

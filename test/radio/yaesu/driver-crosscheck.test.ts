@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { nodeSerialDriver } from '../../../src/links/serial-driver.js';
 import { systemClock } from '../../../src/util/clock.js';
 import type { RigDriver } from '../../../src/radio/rig.js';
@@ -10,15 +9,13 @@ import { modelInfo } from '../../../src/radio/yaesu/models.js';
 import { openYaesuLine } from '../../../src/radio/yaesu/yaesu-line.js';
 import { openPtyPair, type PtyPair } from '../../sims/pty-pair.js';
 import { YaesuCatSim, type YaesuLogEntry, type YaesuSimModel, type YaesuSimState } from '../../sims/yaesu-cat-rig.js';
+import { hamlibSkip as skip, rigctl } from './rigctl.js';
 
 // The native driver against Hamlib's own rigctl (models 1020, 1041, 1022), each from the same
 // simulated radio: the same request, the same radio afterwards, and the driver's control bytes
 // those Hamlib sends. Reads (03, BB, E7, F7) are left out of the comparison: each program reads
 // what it needs to know, Hamlib after every write, the driver before (F7, the EEPROM's VFO byte).
 // (hamlib-crosscheck.test.ts compares the codec's bytes, command by command.)
-
-const have = spawnSync('rigctl', ['--version']).status === 0 && spawnSync('socat', ['-V']).status === 0;
-const skip = !have && process.env.REQUIRE_HAMLIB !== '1' ? 'rigctl (apt-get install libhamlib-utils) or socat is not installed; set REQUIRE_HAMLIB=1 to make this a failure' : false;
 
 const BAUD = 9600;
 const READS = new Set<number>([OP.READ_FREQ_MODE, OP.READ_EEPROM, OP.READ_RX_STATUS, OP.READ_TX_STATUS]);
@@ -31,15 +28,6 @@ const isSplit = (bytes: string) => bytes.endsWith(' 02') || bytes.endsWith(' 82'
 /** What a comparison looks at: both VFOs' frequency, mode and tone, split, and where the radio stands. */
 const radio = (s: YaesuSimState) => ({ a: s.vfoA, b: s.vfoB, split: s.split, current: s.current });
 
-function rigctl(model: number, device: string, ...cmd: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('rigctl', ['-m', String(model), '-r', device, '-s', String(BAUD), ...cmd], { timeout: 30000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`rigctl ${cmd.join(' ')}: ${err.message} ${stderr.trim()} ${stdout.trim()}`));
-      else resolve();
-    });
-  });
-}
-
 describe("the native Yaesu driver's bytes against Hamlib's rigctl", { skip }, () => {
   let pty: PtyPair;
   before(async () => {
@@ -50,7 +38,7 @@ describe("the native Yaesu driver's bytes against Hamlib's rigctl", { skip }, ()
   });
 
   /** A simulator from `start`, on the rig end while fn talks to it. */
-  async function withSim(model: YaesuSimModel, start: (s: YaesuSimState) => void, fn: (sim: YaesuCatSim) => Promise<void>): Promise<YaesuCatSim> {
+  async function withSim(model: YaesuSimModel, start: (s: YaesuSimState) => void, fn: (sim: YaesuCatSim) => Promise<unknown>): Promise<YaesuCatSim> {
     const sim = new YaesuCatSim({ model });
     start(sim.state);
     await sim.open(pty.rigPath, BAUD);
@@ -65,7 +53,7 @@ describe("the native Yaesu driver's bytes against Hamlib's rigctl", { skip }, ()
 
   /** Hamlib's run and the driver's from the same radio: the radios afterwards, and each one's control commands. */
   async function both(model: YaesuSimModel, start: (s: YaesuSimState) => void, hamlib: string[], driver: (rig: RigDriver) => Promise<void>) {
-    const h = await withSim(model, start, () => rigctl(modelInfo(model).hamlibModel, pty.ctlPath, ...hamlib));
+    const h = await withSim(model, start, () => rigctl(modelInfo(model).hamlibModel, pty.ctlPath, BAUD, ...hamlib));
     const d = await withSim(model, start, async (sim) => {
       const link = { ...mainLink({ ...defaultRadioSettings(), rig_model: RIG_MODEL[model], serial_device: pty.ctlPath, baud_rate: BAUD }), rig_model: RIG_MODEL[model] };
       const line = await openYaesuLine({ serial: nodeSerialDriver, clock: systemClock }, link);

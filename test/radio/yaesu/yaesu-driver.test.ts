@@ -66,6 +66,16 @@ async function station(model: YaesuSimModel, rest: 'A' | 'B' = 'A', prep?: (sim:
   };
 }
 
+/** Runs fn on a station and closes it whatever happens. */
+async function on(opening: Promise<Bench>, fn: (b: Bench) => Promise<void>): Promise<void> {
+  const b = await opening;
+  try {
+    await fn(b);
+  } finally {
+    await b.done();
+  }
+}
+
 const isCode = (code: string, msg?: RegExp) => (e: unknown) => e instanceof AppError && e.code === code && (!msg || msg.test(e.message));
 
 describe('YaesuDriver on a pty against the simulator', () => {
@@ -109,8 +119,7 @@ describe('YaesuDriver on a pty against the simulator', () => {
   }
 
   it('a receive-only pair turns split off; a pair whose split is already on takes the F0 as "already so"', async () => {
-    const b = await station('FT-817');
-    try {
+    await on(station('FT-817'), async (b) => {
       await b.line.rig.writePair({ rx_hz: 145_800_000, rx_mode: 'FM', tx_hz: 435_800_000, tx_mode: 'FM' });
       b.sim.clearLog();
       await b.line.rig.writePair({ rx_hz: 145_810_000, rx_mode: null, tx_hz: 435_790_000, tx_mode: null });
@@ -119,16 +128,13 @@ describe('YaesuDriver on a pty against the simulator', () => {
       await b.line.rig.writePair({ rx_hz: 145_820_000, rx_mode: null, tx_hz: null, tx_mode: null });
       assert.equal(b.sim.state.split, false);
       assert.equal(b.sim.state.vfoB.freq, 435_790_000, 'the transmit VFO left alone');
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('writeLeg: the receive VFO directly; the transmit VFO between two toggles, once it moved by TX_RETUNE_HZ for its mode', async () => {
     // The driver's threshold sits on top of auto-track's deadband, which alone would toggle every tick.
     assert.ok(TX_RETUNE_HZ.fm > TRACK_RESOLUTION.fm.deadband_hz && TX_RETUNE_HZ.linear > TRACK_RESOLUTION.linear.deadband_hz);
-    const b = await station('FT-857', 'B');
-    try {
+    await on(station('FT-857', 'B'), async (b) => {
       await b.line.rig.writePair({ rx_hz: 435_800_000, rx_mode: 'FM', tx_hz: 145_850_000, tx_mode: 'FM' });
       b.sim.clearLog();
       await b.line.rig.writeLeg('rx', 435_801_300);
@@ -153,14 +159,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       await b.line.rig.writeLeg('tx', 145_964_800);
       assert.equal(ops(b.sim), 'F7 BB 81 01 81');
       assert.equal(b.tx().freq, 145_964_800);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('writeVfo: A is the receive VFO, B the transmit VFO written by toggling; a mode the CAT cannot set is a 400 before any byte', async () => {
-    const b = await station('FT-818', 'B');
-    try {
+    await on(station('FT-818', 'B'), async (b) => {
       await b.line.rig.writeVfo('A', 145_900_000, 'FM-N');
       await b.line.rig.writeVfo('B', 435_900_000, 'USB-D');
       assert.deepEqual([b.rx().freq, b.rx().mode, b.tx().freq, b.tx().mode, b.sim.state.current], [145_900_000, 'FM-N', 435_900_000, 'DIG', 'B']);
@@ -170,14 +173,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       await assert.rejects(b.line.rig.writePair({ rx_hz: 145_900_000, rx_mode: 'RTTY', tx_hz: null, tx_mode: null }), isCode('mode_unsupported', /mode RTTY cannot be set by CAT on the FT-818/));
       await assert.rejects(b.line.rig.writeVfo('B', 435_900_000, 'DV'), isCode('mode_unsupported'));
       assert.equal(ops(b.sim), '');
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('the operator left the radio on the other VFO: a poll reads it as B without toggling, and the next write comes back to the receive VFO first', async () => {
-    const b = await station('FT-817', 'A');
-    try {
+    await on(station('FT-817', 'A'), async (b) => {
       b.sim.state.current = 'B'; // A/B on the front panel
       b.sim.state.vfoB.freq = 435_700_000;
       const r = await b.line.rig.read();
@@ -189,14 +189,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       assert.equal(ops(b.sim), 'F7 BB 81 01');
       assert.deepEqual([b.sim.state.current, b.sim.state.vfoA.freq, b.sim.state.vfoB.freq], ['A', 145_810_000, 435_700_000]);
       assert.equal(b.line.rig.selectedVfo(), 'A');
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('keyed by hand: every write is refused with a clear error and nothing but F7 goes out; reads still answer; PTT off still goes and says CAT cannot release it', async () => {
-    const b = await station('FT-857');
-    try {
+    await on(station('FT-857'), async (b) => {
       await b.line.rig.writePair({ rx_hz: 435_800_000, rx_mode: 'FM', tx_hz: 145_850_000, tx_mode: 'FM' });
       const before = structuredClone(b.sim.state);
       b.sim.keyByHand(true);
@@ -231,14 +228,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       assert.equal(await rig.readPtt(), false);
       await rig.writeLeg('rx', 435_790_000);
       assert.equal(b.sim.state.vfoA.freq, 435_790_000);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('PTT on from the receive VFO, so split transmits on the other; keyed by CAT the writes wait, PTT off releases it', async () => {
-    const b = await station('FT-818', 'B');
-    try {
+    await on(station('FT-818', 'B'), async (b) => {
       await b.line.rig.writePair({ rx_hz: 435_800_000, rx_mode: 'FM', tx_hz: 145_850_000, tx_mode: 'FM' });
       b.sim.state.current = 'A'; // the operator looked at the other VFO
       b.sim.clearLog();
@@ -258,14 +252,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       assert.equal(b.sim.state.catPtt, false);
       await b.line.rig.writeLeg('rx', 435_801_000);
       assert.equal(b.rx().freq, 435_801_000);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('PTT off jumps the queue: it goes out right after the command in flight, ahead of the rest of a pair and a tracking step', async () => {
-    const b = await station('FT-817');
-    try {
+    await on(station('FT-817'), async (b) => {
       b.sim.faults.delayMs = 20;
       const rig = b.line.rig;
       const pair = rig.writePair({ rx_hz: 145_800_000, rx_mode: 'FM', tx_hz: 435_800_000, tx_mode: 'FM' });
@@ -277,15 +268,12 @@ describe('YaesuDriver on a pty against the simulator', () => {
       // went ahead of all that waited then, behind the BB already on its way.
       assert.equal(ops(b.sim), 'F7 88 BB F7 01 07 81 01 07 81 02 F7 BB 01');
       assert.equal(b.sim.state.vfoA.freq, 145_801_000);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   for (const model of ['FT-817', 'FT-857', 'FT-897'] as const) {
     it(`${model}: the CTCSS tone goes on the transmit VFO with the tone in both byte pairs and the encoder on; off turns the encoder off`, async () => {
-      const b = await station(model, 'B');
-      try {
+      await on(station(model, 'B'), async (b) => {
         await b.line.rig.writePair({ rx_hz: 435_800_000, rx_mode: 'FM', tx_hz: 145_850_000, tx_mode: 'FM' });
         b.sim.clearLog();
         await b.line.rig.setTone(88.5);
@@ -299,20 +287,17 @@ describe('YaesuDriver on a pty against the simulator', () => {
         b.sim.clearLog();
         await assert.rejects(b.line.rig.setTone(88.4), isCode('bad_tone', /not a standard CTCSS tone/));
         assert.equal(ops(b.sim), '');
-      } finally {
-        await b.done();
-      }
+      });
     });
   }
 
   for (const rest of ['A', 'B'] as const) {
     it(`snapshot and restore (radio resting on ${rest}): both VFOs' frequency and mode and split come back, the radio on its receive VFO`, async () => {
-      const b = await station('FT-897', rest, (sim) => {
+      await on(station('FT-897', rest, (sim) => {
         sim.state.vfoA = { ...sim.state.vfoA, freq: 145_990_000, mode: 'FM-N' };
         sim.state.vfoB = { ...sim.state.vfoB, freq: 433_300_000, mode: 'DIG' };
         sim.state.split = rest === 'B';
-      });
-      try {
+      }), async (b) => {
         const original = structuredClone({ a: b.sim.state.vfoA, b: b.sim.state.vfoB, split: b.sim.state.split });
         b.sim.clearLog();
         const snap = await b.line.rig.snapshot();
@@ -331,40 +316,31 @@ describe('YaesuDriver on a pty against the simulator', () => {
           split: original.split,
         });
         assert.equal(b.sim.state.current, rest);
-      } finally {
-        await b.done();
-      }
+      });
     });
   }
 
   it('restore of a mode the CAT cannot set (WFM) puts back the rest and says which mode it left', async () => {
-    const b = await station('FT-817', 'A', (sim) => {
+    await on(station('FT-817', 'A', (sim) => {
       sim.state.vfoA = { ...sim.state.vfoA, freq: 100_100_000, mode: 'WFM' };
-    });
-    try {
+    }), async (b) => {
       const snap = await b.line.rig.snapshot();
       await b.line.rig.writePair({ rx_hz: 145_800_000, rx_mode: 'FM', tx_hz: 435_800_000, tx_mode: 'USB' });
       await assert.rejects(b.line.rig.restore(snap), /restored, except the mode WFM: the CAT cannot set it/);
       assert.deepEqual([b.sim.state.vfoA.freq, b.sim.state.vfoA.mode, b.sim.state.vfoB.mode, b.sim.state.split], [100_100_000, 'FM', 'FM', false]);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('F0 is a hint, the read-back the truth: a frequency the radio does not take is refused with what it kept', async () => {
-    const b = await station('FT-817');
-    try {
+    await on(station('FT-817'), async (b) => {
       b.sim.clearLog();
       await assert.rejects(b.line.rig.writeLeg('rx', 200_000_000), isCode('rig_rejected', /the FT-817 refused the receive VFO's frequency 200000000 Hz \(answered F0\): it stays on 145800000 Hz/));
       assert.equal(ops(b.sim), 'F7 BB 01 F7 03');
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('a silent radio: the poll reports the timeout, writes fail with it, and the driver works again once the radio answers', async () => {
-    const b = await station('FT-818');
-    try {
+    await on(station('FT-818'), async (b) => {
       b.sim.faults.silent = true;
       const r = await b.line.rig.read();
       assert.match(r.error ?? '', /^the FT-818's answer to read TX status \(F7\): no answer within 300 ms$/);
@@ -378,14 +354,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       assert.deepEqual([ok.error, ok.a_freq_hz], [null, 145_820_000]);
       await b.line.rig.writeLeg('rx', 145_830_000);
       assert.equal(b.sim.state.vfoA.freq, 145_830_000);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('a stray byte on the line: the driver puts the count back in step and the next write lands where it should', async () => {
-    const b = await station('FT-857');
-    try {
+    await on(station('FT-857'), async (b) => {
       b.sim.feed([0x14]); // the radio now holds one byte of nothing
       await b.line.rig.read(); // F7 and BB come back shifted; the resync sorts it out
       b.sim.clearLog();
@@ -394,14 +367,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       assert.equal(ops(b.sim), 'F7 BB 03');
       await b.line.rig.writeLeg('rx', 145_810_000);
       assert.deepEqual([b.sim.state.vfoA.freq, b.sim.state.vfoB.freq, b.sim.state.current], [145_810_000, 435_800_000, 'A']);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('nothing to prepare for a satellite, and no transceive: prepareSatellite sends nothing, watchRx never calls', async () => {
-    const b = await station('FT-817');
-    try {
+    await on(station('FT-817'), async (b) => {
       await b.line.rig.prepareSatellite();
       let heard = 0;
       const stop = b.line.rig.watchRx(() => heard++);
@@ -409,14 +379,11 @@ describe('YaesuDriver on a pty against the simulator', () => {
       stop();
       assert.equal(heard, 0);
       assert.equal(ops(b.sim), 'F7 BB 03');
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('unplugged: onLost names the device, and what waits or comes fails as the link being down; close() after reports nothing more', async () => {
-    const b = await station('FT-817');
-    try {
+    await on(station('FT-817'), async (b) => {
       let lost: string | null = null;
       b.line.onLost((why) => (lost = why));
       b.sim.faults.silent = true;
@@ -430,9 +397,7 @@ describe('YaesuDriver on a pty against the simulator', () => {
       assert.equal(rigFault(await b.line.rig.writeLeg('rx', 145_820_000).catch((e) => e), 'x').code, 'rig_unavailable');
       const r = await b.line.rig.read();
       assert.ok(r.error);
-    } finally {
-      await b.done();
-    }
+    });
   });
 
   it('close() is no loss: onLost stays quiet', async () => {
