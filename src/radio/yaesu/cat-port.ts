@@ -31,8 +31,14 @@ export interface CatTimeouts {
 /**
  * At 9600 baud a command and its longest reply take 11.5 ms on the wire; a USB serial adapter
  * holds a short reply up to 16 ms (FTDI's latency timer) and the radio answers within tens of ms.
+ * The reply timeout is the CI-V bus's: a silent radio is rare, a busy Pi Zero is not, and a write
+ * that times out is not retried.
  */
-export const CAT_TIMEOUTS: CatTimeouts = { reply_ms: 300, read_retries: 1, resync_ms: 100 };
+export const CAT_TIMEOUTS: CatTimeouts = { reply_ms: 500, read_retries: 1, resync_ms: 100 };
+
+/** A timer this late means a busy event loop, not a silent radio: the bytes that may be waiting get as long again (GRACE_MS at least). */
+const STALL_MS = 25;
+const GRACE_MS = 50;
 
 /** What the operator reads in a timeout: the opcode and what it does. */
 const OP_NAMES: Readonly<Record<number, string>> = Object.freeze({
@@ -83,12 +89,14 @@ export class CatPort {
   private done: ((full: boolean) => void) | null = null;
   private failed: ((err: Error) => void) | null = null;
   private timer: Timer | null = null;
+  /** When the wait's timer is due (clock time). */
+  private dueAt = 0;
   private outOfStep = false;
   /** Bytes a timed-out reply still owed, and stats.dropped then; -1: out of step for another reason. */
   private owed = -1;
   private droppedAtTimeout = 0;
   private closedWith: Error | null = null;
-  private readonly onTimeout = () => this.finish(false);
+  private readonly onTimeout = () => this.expire();
   /** Commands sent, replies taken, timeouts, bytes dropped, resynchronisations: for status, tests and the bench. */
   readonly stats = { sent: 0, replies: 0, timeouts: 0, dropped: 0, resyncs: 0, bytesOut: 0, bytesIn: 0 };
 
@@ -251,8 +259,24 @@ export class CatPort {
     return new Promise<boolean>((resolve, reject) => {
       this.done = resolve;
       this.failed = reject;
+      this.dueAt = this.clock.now() + ms;
       this.timer = this.clock.setTimeout(this.onTimeout, ms);
     });
+  }
+
+  /**
+   * The wait's time is up, unless its timer fired late: the event loop was busy (a Pi's garbage
+   * collection, a page load), and the answer may sit unread in the OS buffer, which a timer firing
+   * first in the loop's turn does not see. Then the verdict waits as long again as the loop was
+   * late (50 ms at least, a reply timeout at most), as often as the loop stays that late.
+   */
+  private expire(): void {
+    const now = this.clock.now();
+    const late = now - this.dueAt;
+    if (late <= STALL_MS) return this.finish(false);
+    const grace = Math.min(this.t.reply_ms, Math.max(GRACE_MS, late));
+    this.dueAt = now + grace;
+    this.timer = this.clock.setTimeout(this.onTimeout, grace);
   }
 
   /** Ends the wait: whether the bytes came, or the error that ended it. */

@@ -10,6 +10,7 @@ import { defaultRadioSettings, mainLink } from '../../../src/radio/settings.js';
 import { TRACK_RESOLUTION } from '../../../src/radio/tracking.js';
 import { openYaesuLine } from '../../../src/radio/yaesu/yaesu-line.js';
 import { TX_RETUNE_HZ } from '../../../src/radio/yaesu/yaesu-driver.js';
+import { CAT_TIMEOUTS } from '../../../src/radio/yaesu/cat-port.js';
 import { openPtyPair, type PtyPair } from '../../sims/pty-pair.js';
 import { YaesuCatSim, type YaesuSimModel, type YaesuSimVfo } from '../../sims/yaesu-cat-rig.js';
 
@@ -343,7 +344,7 @@ describe('YaesuDriver on a pty against the simulator', () => {
     await on(station('FT-818'), async (b) => {
       b.sim.faults.silent = true;
       const r = await b.line.rig.read();
-      assert.match(r.error ?? '', /^the FT-818's answer to read TX status \(F7\): no answer within 300 ms$/);
+      assert.equal(r.error, `the FT-818's answer to read TX status (F7): no answer within ${CAT_TIMEOUTS.reply_ms} ms`);
       assert.deepEqual([r.a, r.a_freq_hz], [null, null]);
       const err = await b.line.rig.writeLeg('rx', 145_810_000).catch((e) => e);
       assert.ok(err instanceof TimeoutError);
