@@ -28,6 +28,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'station', load: async () => (await import('./station.bench.js')).stationSuite },
   { id: 'civ', load: async () => (await import('./civ.bench.js')).civSuite },
   { id: 'radio', load: async () => (await import('./radio.bench.js')).radioSuite },
+  { id: 'yaesu', load: async () => (await import('./yaesu.bench.js')).yaesuSuite },
   { id: 'aprs', load: async () => (await import('./aprs.bench.js')).aprsSuite },
   { id: 'aprs-station', load: async () => (await import('./aprs-station.bench.js')).aprsStationSuite },
   { id: 'afsk', load: async () => (await import('./afsk.bench.js')).afskSuite },

@@ -252,3 +252,26 @@ describe('YaesuCatSim on a pulled cable', () => {
     }
   });
 });
+
+describe('YaesuCatSim pacing (sim.pace)', () => {
+  it("holds each answer for the line's time at its baud: 11 bits a byte, the command's and the answer's", async () => {
+    const pty = await openPtyPair();
+    const sim = new YaesuCatSim({ model: 'FT-857' });
+    let line: CatLine | null = null;
+    try {
+      await sim.open(pty.rigPath, 4800);
+      sim.pace = true;
+      line = await CatLine.open(pty.ctlPath, 4800);
+      for (const [cmd, bytes] of [[cat.readTxStatus(), 5 + 1], [cat.readFreqMode(), 5 + 5]] as const) {
+        const t0 = performance.now();
+        await line.ask(cmd);
+        const ms = performance.now() - t0;
+        assert.ok(ms >= (bytes * 11 * 1000) / 4800 - 1, `${ms.toFixed(1)} ms for ${bytes} bytes at 4800 baud`);
+      }
+    } finally {
+      await line?.close();
+      await sim.close();
+      await pty.close();
+    }
+  });
+});

@@ -98,6 +98,12 @@ export class YaesuCatSim {
   readonly faults: YaesuSimFaults = { silent: false, delayMs: 0, garble: false };
   /** The baud rate open() was given (a pty ignores it; the radios take 4800, 9600 or 38400). */
   baudRate = 0;
+  /**
+   * Take the line's time: a pty moves bytes at once whatever the baud, so with pace on every reply
+   * waits for what a serial line at baudRate would take to carry the bytes that brought it and its
+   * own (8N2: 11 bits a byte), on top of faults.delayMs.
+   */
+  pace = false;
   private port: RigEnd | null = null;
   private pending: number[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -155,7 +161,7 @@ export class YaesuCatSim {
   async open(path: string, baudRate = 9600): Promise<void> {
     if (this.port) throw new Error('the simulator is already open');
     this.pending = [];
-    this.port = await openRigEnd(path, { baudRate, stopBits: 2 }, (chunk) => this.send(this.feed(chunk)), () => void this.close());
+    this.port = await openRigEnd(path, { baudRate, stopBits: 2 }, (chunk) => this.send(this.feed(chunk), chunk.length), () => void this.close());
     this.baudRate = baudRate;
   }
 
@@ -199,15 +205,17 @@ export class YaesuCatSim {
     return reply;
   }
 
-  private send(reply: number[]): void {
+  /** Writes the reply to bytesIn received bytes, after faults.delayMs and, with pace, the line's time. */
+  private send(reply: number[], bytesIn: number): void {
     const p = this.port;
     if (!p || reply.length === 0) return;
     const write = () => p.write(reply);
-    if (this.faults.delayMs <= 0) return write();
+    const wait = this.faults.delayMs + (this.pace && this.baudRate > 0 ? ((bytesIn + reply.length) * 11 * 1000) / this.baudRate : 0);
+    if (wait <= 0) return write();
     const t = setTimeout(() => {
       this.timers.delete(t);
       write();
-    }, this.faults.delayMs);
+    }, wait);
     this.timers.add(t);
   }
 

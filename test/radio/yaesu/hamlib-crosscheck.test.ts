@@ -1,20 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { openPtyPair, type PtyPair } from '../../sims/pty-pair.js';
 import { YaesuCatSim, type YaesuLogEntry, type YaesuSimModel } from '../../sims/yaesu-cat-rig.js';
 import { OP, cat, writeFixed, type FixedOp } from '../../../src/radio/yaesu/commands.js';
 import { modelInfo } from '../../../src/radio/yaesu/models.js';
+import { hamlibSkip as skip, rigctl } from './rigctl.js';
 
 // Hamlib's own rigctl against the Yaesu simulator over a pty, for each model: (1) Hamlib's F, M,
 // T, S and C move the simulator and its f, m, t, s read it back, which proves the simulator
 // speaks the 5-byte CAT as Hamlib expects; (2) every command Hamlib wrote is compared with our
 // codec's bytes for the same command, which proves our bytes are Hamlib's. rigctl opens the rig
 // afresh each run (reading EEPROM, both VFOs through two 81 toggles, and F7): those are checked too.
-
-const have = spawnSync('rigctl', ['--version']).status === 0 && spawnSync('socat', ['-V']).status === 0;
-const required = process.env.REQUIRE_HAMLIB === '1';
-const skip = !have && !required ? 'rigctl (apt-get install libhamlib-utils) or socat is not installed; set REQUIRE_HAMLIB=1 to make this a failure' : false;
 
 const BAUD = 9600;
 const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
@@ -25,16 +21,6 @@ const fixedBytes = (op: FixedOp) => {
   writeFixed(b, 0, op);
   return b;
 };
-
-/** Runs rigctl; a failure carries stdout too, where rigctl prints the command's error. */
-function rigctl(model: number, device: string, ...cmd: string[]): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    execFile('rigctl', ['-m', String(model), '-r', device, '-s', String(BAUD), ...cmd], { timeout: 20000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`rigctl ${cmd.join(' ')}: ${err.message} ${stderr.trim()} ${stdout.trim()}`));
-      else resolve(stdout.trim().split('\n'));
-    });
-  });
-}
 
 /**
  * Every command Hamlib wrote is ours: the fixed ones byte for byte, and each set command in
@@ -72,7 +58,7 @@ describe('Hamlib rigctl against the Yaesu simulator', { skip }, () => {
       await sim.open(pty.rigPath, BAUD);
       const run = async (...cmd: string[]) => {
         sim.clearLog();
-        const out = await rigctl(n, pty.ctlPath, ...cmd);
+        const out = await rigctl(n, pty.ctlPath, BAUD, ...cmd);
         // rigctl may exit before the simulator has read its last bytes off the pty.
         await new Promise((r) => setTimeout(r, 30));
         return out;
