@@ -118,6 +118,7 @@ export class YaesuDriver implements RigDriver {
       const r: Readback = { a: null, b: null, a_freq_hz: null, b_freq_hz: null, selected_vfo: null, split_enabled: null, scope_enabled: false, error: null };
       try {
         const keyed = (await this.txStatus()).keyed;
+        r.ptt = keyed;
         await this.where();
         const fm = await this.freqMode();
         // Keyed in split, the radio shows (and 03 reads) the VFO it does not stand on.
@@ -177,8 +178,11 @@ export class YaesuDriver implements RigDriver {
   /** Nothing the CAT can do safely: it has no squelch, scope or span command (docs/decisions/yaesu.md). */
   async prepareSatellite(): Promise<void> {}
 
-  /** The tone on the transmit VFO, in both byte pairs (commands.ts), with the encoder on; null: tone off. */
-  async setTone(hz: number | null): Promise<void> {
+  /**
+   * The tone on the transmit VFO (B), or on the receive one (A) when the radio is the uplink one
+   * of two and transmits there; both byte pairs (commands.ts), the encoder on; null: tone off.
+   */
+  async setTone(hz: number | null, vfo: Vfo = 'B'): Promise<void> {
     if (hz !== null) {
       try {
         writeCtcssTone(this.cmd, 0, hz); // before any byte goes out
@@ -188,14 +192,16 @@ export class YaesuDriver implements RigDriver {
     }
     return this.exclusive(async () => {
       await this.guard('the CTCSS tone');
-      await this.onTx('the CTCSS tone', async () => {
+      const write = async () => {
         if (hz !== null) {
           writeCtcssTone(this.cmd, 0, hz);
           await this.must(this.cmd, `the CTCSS tone ${hz} Hz`);
         }
         writeToneMode(this.cmd, 0, this.model, hz === null ? 'off' : 'ctcss-enc');
         await this.must(this.cmd, hz === null ? 'tone off' : 'the tone encoder');
-      });
+      };
+      if (vfo === 'A') await write();
+      else await this.onTx('the CTCSS tone', write);
     });
   }
 
