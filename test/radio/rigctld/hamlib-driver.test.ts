@@ -190,6 +190,7 @@ describe('Hamlib rig line to a rigctld that goes away', { skip: rigctldSkip }, (
     daemon.kill('SIGKILL');
     assert.match(await lost, /^rigctld connection lost: /);
     await line.close();
-    await assert.rejects(openHamlibLine({ clock: systemClock }, link(`127.0.0.1:${port}`)), (e: Error) => e instanceof RigOpenError && e.retry && /cannot open the rig through rigctld at 127\.0\.0\.1:\d+: .*ECONNREFUSED/.test(e.message));
+    // Nobody listens there now (or, on a busy machine, someone else's program took the port): either way no rig, and a retry.
+    await assert.rejects(openHamlibLine({ clock: systemClock }, link(`127.0.0.1:${port}`)), (e: Error) => e instanceof RigOpenError && e.retry && e.message.startsWith(`cannot open the rig through rigctld at 127.0.0.1:${port}: `));
   });
 });
