@@ -23,6 +23,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'guidance', load: async () => (await import('./guidance.bench.js')).guidanceSuite },
   { id: 'rotator', load: async () => (await import('./rotator.bench.js')).rotatorSuite },
   { id: 'hamlib', load: async () => (await import('./hamlib.bench.js')).hamlibSuite },
+  { id: 'hamlib-rig', load: async () => (await import('./hamlib-rig.bench.js')).hamlibRigSuite },
   { id: 'profiles', load: async () => (await import('./profiles.bench.js')).profilesSuite },
   { id: 'logbook', load: async () => (await import('./logbook.bench.js')).logbookSuite },
   { id: 'station', load: async () => (await import('./station.bench.js')).stationSuite },

@@ -1,6 +1,7 @@
 import type { RadioService, RadioServiceDeps, ApplyRequest, ManualPair } from './radio-service.js';
 import { restingSessionView, type SessionSelect, type SessionView, type TestPair } from './session.js';
 import type { PortListing } from '../links/serial-driver.js';
+import type { HamlibModelList } from './rigctld/hamlib-models.js';
 import type { Vfo } from './rig.js';
 import { defaultRadioRuntime, restingLeg, type RadioRuntime, type RadioStatusSource } from './types.js';
 import type { RadioSettings } from './settings.js';
@@ -50,6 +51,10 @@ export class RadioArea extends EnabledArea<RadioService, RadioSettings> implemen
   /** Serial devices on this machine: the serial binding only, not radio control. */
   listPorts(): Promise<PortListing[]> {
     return this.d.serial.list();
+  }
+  /** The radio models Hamlib drives on this machine (rigctl -l, run once), satellite radios first; not radio control. */
+  async listRigModels(): Promise<HamlibModelList> {
+    return (await import('./rigctld/hamlib-models.js')).listHamlibModels();
   }
 
   // --- Hamlib network clients (issue 26): never load radio control; while it is off there is no rig

@@ -174,3 +174,18 @@ export const TestPairBodySchema = v.object({
   uplink_mode: v.optional(mode(), 'FM'),
   downlink_mode: v.optional(mode(), 'FM'),
 });
+
+export const HamlibModelsSchema = v.object({
+  /** False when Hamlib is not installed here (note says what to install) or rigctl failed (note says how). */
+  available: v.boolean(),
+  note: v.nullable(v.string()),
+  items: v.array(
+    v.object({
+      model: v.pipe(v.number(), v.description("Hamlib's model number: the radio settings' hamlib_model")),
+      manufacturer: v.string(),
+      name: v.string(),
+      status: v.pipe(v.string(), v.description("Hamlib's word for its backend: Stable, Beta, Alpha, Untested, Buggy")),
+      satellite: v.pipe(v.boolean(), v.description('one of the radios hams work satellites with; these come first')),
+    }),
+  ),
+});

@@ -9,6 +9,7 @@ import {
   AutoTrackResponseSchema,
   FrequencyBodySchema,
   FrequencyResponseSchema,
+  HamlibModelsSchema,
   PairBodySchema,
   PairResponseSchema,
   PortsSchema,
@@ -51,6 +52,18 @@ export function radioRoutes(s: Services): RouteDef[] {
       summary: 'Serial ports found on this machine (best effort: an empty list does not prove control cannot work)',
       response: PortsSchema,
       handler: async () => ({ items: await r.listPorts() }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/v1/radio/hamlib-models',
+      tag: 'radio',
+      summary: "Radio models Hamlib drives on this station (rigctl -l), satellite radios first: the radio settings' hamlib_model; available false, with a note, when Hamlib is not installed",
+      response: HamlibModelsSchema,
+      handler: async () => {
+        const list = await r.listRigModels();
+        if (list.kind !== 'ok') return { available: false, note: list.note, items: [] };
+        return { available: true, note: null, items: list.items.map(({ model, manufacturer, name, status, satellite }) => ({ model, manufacturer, name, status, satellite })) };
+      },
     }),
     post('/connect', 'Open the rig on the configured serial device and select VFO A', RadioStateSchema, async () => {
       await r.connect();

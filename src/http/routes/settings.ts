@@ -7,6 +7,7 @@ import { stateRoutes } from '../state-routes.js';
 import { checkRotatorSettings } from '../../rotator/settings.js';
 import { checkHamlibSettings } from '../../hamlib/settings.js';
 import { checkRadioSettings } from '../../radio/settings.js';
+import { checkHamlibModels } from '../../radio/rigctld/hamlib-model-check.js';
 
 const AvailableSchema = v.array(v.object({ sat_id: v.string(), name: v.string() }));
 
@@ -62,7 +63,7 @@ export function settingsRoutes(s: Services): RouteDef[] {
         'Hamlib model or rigctld address; uplink_rig, a second radio that transmits while the main one receives (null: one radio); timings, guard). ' +
         'Setting uplink_rig from null takes the whole object; later bodies may be partial. A connected rig follows a changed link at once',
       store: s.stores.radio,
-      refine: (next) => checkRadioSettings(next),
+      refine: (next) => checkHamlibModels(checkRadioSettings(next), () => s.radio.listRigModels()),
     }),
     ...stateRoutes({
       path: '/api/v1/settings/rotator',

@@ -8,7 +8,7 @@ import { Listeners } from '../../util/listeners.js';
 import { logger } from '../../util/logger.js';
 import { QueueFullError } from '../../util/queue.js';
 import { RigctldClosed, RigctldGarbled, RigctldRejected, RigctldTimeout } from './rigctld-errors.js';
-import { CURRENT, QUIT_LINE, encode, subVfo, type Dialect, type ModeReply, type ReplyReader, type RigDump, type RigctldRequest, type SplitReply } from './rigctld-line.js';
+import { CURRENT, QUIT_LINE, encode, subVfo, type Dialect, type HamlibFunc, type ModeReply, type ReplyReader, type RigDump, type RigctldRequest, type SplitReply } from './rigctld-line.js';
 
 // A client of Hamlib's rigctld, as gpredict and Hamlib's own NET rig backend are: the station
 // speaks rigctld's line protocol over one TCP connection and Hamlib drives the radio.
@@ -132,6 +132,21 @@ export class RigctldClient {
   }
   mode(vfo: HamlibVfo = CURRENT): Promise<ModeReply> {
     return this.request(() => encode.getMode(this.dialect, vfo));
+  }
+  /** X: the transmit VFO's mode (passband 0: the rig's normal width for it). */
+  setSplitMode(mode: HamlibMode, passbandHz = 0): Promise<void> {
+    return this.set(() => encode.setSplitMode(this.dialect, mode, passbandHz));
+  }
+  splitMode(): Promise<ModeReply> {
+    return this.request(() => encode.getSplitMode(this.dialect));
+  }
+  /** C: the CTCSS tone, tenths of Hz. */
+  setCtcssTone(tenths: number, vfo: HamlibVfo = CURRENT): Promise<void> {
+    return this.set(() => encode.setCtcssTone(this.dialect, tenths, vfo));
+  }
+  /** U: a function (TONE, TSQL) on or off. */
+  setFunc(func: HamlibFunc, on: boolean, vfo: HamlibVfo = CURRENT): Promise<void> {
+    return this.set(() => encode.setFunc(this.dialect, func, on, vfo));
   }
   /** Split on or off; on transmits on txVfo, by default the one hello() chose. */
   setSplit(on: boolean, txVfo?: HamlibVfo): Promise<void> {

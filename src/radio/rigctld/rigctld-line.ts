@@ -97,6 +97,19 @@ function hz(value: number): string {
   return formatFreqHz(value);
 }
 
+/** The functions the rig driver switches (Hamlib's setting names): TONE is the CTCSS encoder, TSQL tone squelch. */
+export type HamlibFunc = 'TONE' | 'TSQL';
+
+function knownMode(mode: HamlibMode): HamlibMode {
+  if (parseMode(mode) === null) throw new RangeError(`${JSON.stringify(mode)} is no Hamlib mode`);
+  return mode;
+}
+
+function modeReply([mode, pb]: string[]): ModeReply | null {
+  const passband = parseInteger(pb);
+  return mode === '' || passband === null ? null : { mode: parseMode(mode) ?? mode, passband_hz: passband };
+}
+
 export interface ModeReply {
   /** Hamlib's name of the mode, as the daemon printed it ("USB", "PKTUSB"). */
   mode: HamlibMode;
@@ -118,15 +131,11 @@ export const encode = {
   setSplitFreq: (d: Dialect, hzValue: number, vfo = CURRENT) => build('set_split_freq', d, vfo, [hz(hzValue)], setDone),
   getSplitFreq: (d: Dialect, vfo = CURRENT) => build('get_split_freq', d, vfo, [], freq),
   /** M: passband 0 is the rig's normal width for the mode, -1 leaves it as it is. */
-  setMode: (d: Dialect, mode: HamlibMode, passbandHz = 0, vfo = CURRENT) => {
-    if (parseMode(mode) === null) throw new RangeError(`${JSON.stringify(mode)} is no Hamlib mode`);
-    return build('set_mode', d, vfo, [mode, Math.round(passbandHz)], setDone);
-  },
-  getMode: (d: Dialect, vfo = CURRENT) =>
-    build('get_mode', d, vfo, [], ([mode, pb]): ModeReply | null => {
-      const passband = parseInteger(pb);
-      return mode === '' || passband === null ? null : { mode: parseMode(mode) ?? mode, passband_hz: passband };
-    }),
+  setMode: (d: Dialect, mode: HamlibMode, passbandHz = 0, vfo = CURRENT) => build('set_mode', d, vfo, [knownMode(mode), Math.round(passbandHz)], setDone),
+  getMode: (d: Dialect, vfo = CURRENT) => build('get_mode', d, vfo, [], modeReply),
+  /** X: the mode of split's transmit VFO (Hamlib applies it to the TX VFO "S 1 <tx>" named). */
+  setSplitMode: (d: Dialect, mode: HamlibMode, passbandHz = 0, vfo = CURRENT) => build('set_split_mode', d, vfo, [knownMode(mode), Math.round(passbandHz)], setDone),
+  getSplitMode: (d: Dialect, vfo = CURRENT) => build('get_split_mode', d, vfo, [], modeReply),
   /** S: split with the TX VFO by its name, never a bare number (Hamlib 4 reads "1" as no VFO). */
   setSplit: (d: Dialect, on: boolean, txVfo: HamlibVfo, vfo = CURRENT) => build('set_split_vfo', d, vfo, [onOff(on), txVfo], setDone),
   getSplit: (d: Dialect, vfo = CURRENT) =>
@@ -136,6 +145,16 @@ export const encode = {
       return split === null || txVfo === null ? null : { on: split, tx_vfo: txVfo };
     }),
   setVfo: (d: Dialect, vfo: HamlibVfo) => build('set_vfo', d, vfo, [vfo], setDone),
+  /** C: the CTCSS tone in tenths of Hz (88.5 Hz is 885), as Hamlib's tone_t counts it. */
+  setCtcssTone: (d: Dialect, tenths: number, vfo = CURRENT) => {
+    if (!Number.isInteger(tenths) || tenths < 0) throw new RangeError(`${tenths} is no CTCSS tone in tenths of Hz`);
+    return build('set_ctcss_tone', d, vfo, [tenths], setDone);
+  },
+  /** U: a function on or off ("U TONE 1": the CTCSS encoder); each function is its own intent in the queue. */
+  setFunc: (d: Dialect, func: HamlibFunc, on: boolean, vfo = CURRENT) => {
+    const req = build('set_func', d, vfo, [func, onOff(on)], setDone);
+    return { ...req, key: `${req.key} ${func}` };
+  },
   setPtt: (d: Dialect, on: boolean, vfo = CURRENT) => build('set_ptt', d, vfo, [onOff(on)], setDone),
   getPtt: (d: Dialect, vfo = CURRENT) => build('get_ptt', d, vfo, [], flag),
   /** \chk_vfo, before the dialect is known (it takes no VFO). */

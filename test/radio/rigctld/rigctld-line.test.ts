@@ -56,6 +56,21 @@ describe('rigctld client lines', () => {
     assert.equal(encode.setPtt(plain, true).key, encode.setPtt(plain, false).key);
   });
 
+  it("encodes split's transmit mode, the CTCSS tone and functions the Hamlib rig driver sets", () => {
+    assert.equal(encode.setSplitMode(plain, 'LSB', 0).line, 'X LSB 0\n');
+    assert.equal(encode.getSplitMode(plain).line, 'x\n');
+    assert.equal(encode.setCtcssTone(plain, 885).line, 'C 885\n');
+    assert.equal(encode.setCtcssTone(withVfo, 670, 'VFOB').line, 'C VFOB 670\n');
+    assert.equal(encode.setFunc(plain, 'TONE', true).line, 'U TONE 1\n');
+    assert.equal(encode.setFunc(withVfo, 'TONE', false, 'Sub').line, 'U Sub TONE 0\n');
+    assert.deepEqual(read(encode.getSplitMode(plain).reader(), ['PKTUSB', '3000']), { kind: 'done', value: { mode: 'PKTUSB', passband_hz: 3000 } });
+    // Each function is its own intent: a waiting TSQL is never replaced by a TONE.
+    assert.notEqual(encode.setFunc(plain, 'TONE', true).key, encode.setFunc(plain, 'TSQL', true).key);
+    assert.equal(encode.setFunc(plain, 'TONE', true).key, encode.setFunc(plain, 'TONE', false).key);
+    assert.throws(() => encode.setSplitMode(plain, 'FOO'), RangeError);
+    assert.throws(() => encode.setCtcssTone(plain, 88.5), RangeError);
+  });
+
   it('refuses what no line can carry', () => {
     assert.throws(() => encode.setFreq(plain, Number.NaN), RangeError);
     assert.throws(() => encode.setFreq(plain, -1), RangeError);
