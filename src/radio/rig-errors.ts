@@ -1,6 +1,7 @@
 import { BusClosed, RigRejected } from './civ-bus.js';
 import { TimeoutError } from '../util/waitress.js';
 import { LegError } from './leg-error.js';
+import { RigctldClosed, RigctldRejected, RigctldTimeout } from './rigctld/rigctld-errors.js';
 import { AppError, errorMessage } from '../util/errors.js';
 
 // How a rig fault reads in an HTTP answer: the route says what went wrong on the wire and what
@@ -22,5 +23,9 @@ export function rigFault(err: unknown, what: string): AppError {
   }
   if (err instanceof RigRejected) return new AppError(502, 'rig_rejected', `${what}: ${err.message}`, { command: err.what });
   if (err instanceof BusClosed) return new AppError(503, 'rig_unavailable', `${what}: the rig's serial link is down (${err.message})`);
+  // The same three faults through Hamlib's rigctld.
+  if (err instanceof RigctldTimeout) return new AppError(504, 'rig_timeout', `${what}: ${err.message}; the last good readback is kept`, { command: err.cmd });
+  if (err instanceof RigctldRejected) return new AppError(502, 'rig_rejected', `${what}: ${err.message}`, { command: err.cmd });
+  if (err instanceof RigctldClosed) return new AppError(503, 'rig_unavailable', `${what}: the connection to rigctld is down (${err.message})`);
   return new AppError(502, 'rig_error', `${what}: ${errorMessage(err)}`);
 }

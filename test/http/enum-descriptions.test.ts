@@ -54,7 +54,9 @@ describe('settings enums in /docs', () => {
 
   it('names the rigs behind rigA and rigB, in the JSON and on the /docs page', async () => {
     const rig = (doc.paths['/api/v1/settings/radio'].post.requestBody!.content['application/json'].schema as { properties: Record<string, Schema> }).properties.rig_model;
-    assert.deepEqual(rig.enum, ['rigA', 'rigB']);
+    assert.deepEqual(rig.enum, ['rigA', 'rigB', 'ft817', 'ft818', 'ft857', 'ft897', 'hamlib']);
+    assert.match(String(rig['x-enumDescriptions']?.ft818), /FT-818/);
+    assert.match(String(rig['x-enumDescriptions']?.hamlib), /Hamlib/);
     assert.match(String(rig['x-enumDescriptions']?.rigA), /IC-705/);
     assert.match(String(rig['x-enumDescriptions']?.rigB), /IC-9700/);
     const page = (await s.get('/docs', { accept: 'text/html' })).body as string;

@@ -15,7 +15,10 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Modules that must not be in what server.mjs imports statically (directly or through shared chunks). */
 const LAZY = [
-  /^src\/radio\/(radio-service|controller|civ-bus|rig-ic705|rig-ic9700|rig-connection|auto-track)\.ts$/,
+  /^src\/radio\/(radio-service|controller|civ-bus|rig-ic705|rig-ic9700|rig-connection|auto-track|two-radio-rig|two-radio-connection)\.ts$/,
+  // Issue 34: a rig's driver loads when its model is first opened, not with radio control.
+  /^src\/radio\/yaesu\/(cat-port|yaesu-driver|yaesu-line)\.ts$/,
+  /^src\/radio\/rigctld\/(rigctld-client|rigctld-line|hamlib-driver|hamlib-line|rigctld-process)\.ts$/,
   /^src\/radio\/lan\/(lan-hub|lan-session|lan-stream|audio-tx)\.ts$/,
   /^src\/links\/serial-driver\.ts$/,
   /^src\/aprs\/(aprs-station|receive|send)\.ts$/,
