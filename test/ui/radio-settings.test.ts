@@ -78,6 +78,18 @@ describe('/settings → Radio: one radio or two, each with its own link', { skip
     assert.deepEqual([await mainShown('Hamlib model'), await mainShown('Serial device'), await mainShown('Baud rate')], [0, 0, 0], 'a rigctld you run: its own model and port');
     await form().getByLabel('rigctld address').fill('');
     await form().getByLabel('Hamlib model').fill('1035');
+    // Where Hamlib is installed the page offers rigctl -l's models beside the number, satellite radios first.
+    const models = (await s.get('/api/v1/radio/hamlib-models')).body;
+    if (models.available) {
+      const offered = await form().getByLabel('Hamlib model').evaluate((el) =>
+        Array.from((el as HTMLInputElement).list?.options ?? []).map((o) => ({ value: o.value, label: o.label })),
+      );
+      assert.equal(offered.length, models.items.length, 'every model offered');
+      assert.ok(offered.some((o) => o.value === '1035' && /FT-991/.test(o.label)), 'the FT-991 by its number and name');
+      assert.match(offered[0].label, /\(satellite\)/, 'satellite radios first');
+    } else {
+      assert.match(await page.locator('[data-hamlib-models-note]').innerText(), /libhamlib-utils|rigctl/);
+    }
     await shoot(form().getByLabel('Hamlib model'), 'settings-radio-hamlib');
     await rig.selectOption('rigA');
     await saveAndWait();

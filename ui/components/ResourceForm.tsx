@@ -4,6 +4,9 @@ import { ApiError, errorText, getJson, postJson } from '../lib/api';
 import { SignInHint } from './useActions';
 import { applicableFields, changes, fieldsOf, fitsPattern, fromInput, getAt, optionText, pickFields, requestSchema, setAt, summary, toInput, type Field, type FieldSpec, type JsonSchema, type Presence } from '../lib/schema-form';
 
+/** A suggested value: as typed, or with its meaning ("1035", "Yaesu FT-991"). */
+export type Suggestion = string | { value: string; label: string };
+
 // A settings form bound to one resource: its fields come from the resource's schema in /docs,
 // its values from GET `path` ({state}); Save sends only what changed (the API merges partial
 // objects) and shows every error the API names under its field. Used for every flat settings
@@ -31,7 +34,8 @@ export interface ResourceFormProps {
   /** Text of the null choice of every nullable enum/boolean (default "not set"). */
   nullLabel?: string;
   /** Suggestions for a text field, by path (a datalist). */
-  suggest?: Record<string, readonly string[]>;
+  /** Values offered beside a text or number field (a datalist): plain, or with the words that say what each is. */
+  suggest?: Record<string, readonly Suggestion[]>;
   onSaved?(state: unknown): void;
   /** Extra content above the Save button (status of the resource, links). */
   children?: ComponentChildren;
@@ -185,9 +189,15 @@ export function ResourceForm(props: ResourceFormProps) {
         {el}
         {suggest && (
           <datalist id={`${fid}-list`}>
-            {suggest.map((v) => (
-              <option key={v} value={v} />
-            ))}
+            {suggest.map((v) =>
+              typeof v === 'string' ? (
+                <option key={v} value={v} />
+              ) : (
+                <option key={v.value} value={v.value}>
+                  {v.label}
+                </option>
+              ),
+            )}
           </datalist>
         )}
       </>

@@ -1,4 +1,4 @@
-import { ResourceForm } from '../ResourceForm';
+import { ResourceForm, type Suggestion } from '../ResourceForm';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
 import type { FieldSpec } from '../../lib/schema-form';
@@ -27,6 +27,19 @@ const RADIO_FIELDS: FieldSpec[] = [
   { name: 'safe_tx_guard_enabled', label: 'Safe transmit guard', help: 'Never set a transmit frequency outside 144–148 / 420–450 MHz.' },
 ];
 
+interface HamlibModels {
+  available: boolean;
+  note: string | null;
+  items: Array<{ model: number; manufacturer: string; name: string; satellite: boolean }>;
+}
+
+/** Hamlib's models (rigctl -l, satellite radios first) offered beside both radios' hamlib_model. */
+function modelSuggestions(m: HamlibModels | null): Record<string, readonly Suggestion[]> | undefined {
+  if (!m?.available) return undefined;
+  const list = m.items.map((i) => ({ value: String(i.model), label: `${i.manufacturer} ${i.name}${i.satellite ? ' (satellite)' : ''}` }));
+  return { hamlib_model: list, 'uplink_rig.hamlib_model': list };
+}
+
 interface RadioState {
   runtime: { connected: boolean; last_error: string | null; capabilities: { radio: string; validated: boolean } | null };
 }
@@ -34,6 +47,8 @@ interface RadioState {
 export function RadioSection() {
   const st = usePoll<RadioState>('/api/v1/radio/state', 10_000);
   const rt = st.data?.runtime;
+  // Read once: the list changes only when Hamlib is installed or upgraded.
+  const models = usePoll<HamlibModels>('/api/v1/radio/hamlib-models', 3_600_000);
   return (
     <>
       {rt && (
@@ -46,7 +61,8 @@ export function RadioSection() {
         </p>
       )}
       {rt?.last_error && <p class="bad">Last rig error: {rt.last_error}</p>}
-      <ResourceForm path="/api/v1/settings/radio" title="Rig" fields={RADIO_FIELDS} normalize={linksOnTheirTransport} onSaved={() => st.refresh()} />
+      {models.data && !models.data.available && <p class="muted" data-hamlib-models-note>Hamlib's model list: {models.data.note}</p>}
+      <ResourceForm path="/api/v1/settings/radio" title="Rig" fields={RADIO_FIELDS} normalize={linksOnTheirTransport} suggest={modelSuggestions(models.data)} onSaved={() => st.refresh()} />
     </>
   );
 }
