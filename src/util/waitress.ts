@@ -1,4 +1,5 @@
 import { systemClock, type Clock, type Timer } from './clock.js';
+import { stallAwareTimeout } from './stall-aware-timeout.js';
 
 // "Wait for the message that matches, or time out" (zigbee-herdsman's waitress): a protocol
 // layer offers every incoming message; the oldest waiter whose matcher accepts it gets it.
@@ -31,10 +32,11 @@ export class Waitress<T> {
         match,
         resolve,
         reject,
-        timer: this.clock.setTimeout(() => {
+        // A late timer means our loop stalled, not that no answer came: see stall-aware-timeout.ts.
+        timer: stallAwareTimeout(this.clock, ms, () => {
           this.remove(w);
           reject(new TimeoutError(what, ms));
-        }, ms),
+        }),
       };
       this.waiters.push(w);
     });

@@ -5,6 +5,7 @@ import { TimeoutError } from '../../util/waitress.js';
 import { logger } from '../../util/logger.js';
 import { BusClosed } from '../civ-bus.js';
 import { ACK, CAT_LEN, OP, answersAck, replyLength } from './commands.js';
+import { stallAwareTimeout } from '../../util/stall-aware-timeout.js';
 
 // Yaesu's 5-byte CAT over one byte link (a serial device at 8N2): one command in flight, its
 // reply the number of bytes the opcode calls for, a timeout per command, and an urgent lane for
@@ -36,9 +37,6 @@ export interface CatTimeouts {
  */
 export const CAT_TIMEOUTS: CatTimeouts = { reply_ms: 500, read_retries: 1, resync_ms: 100 };
 
-/** A timer this late means a busy event loop, not a silent radio: the bytes that may be waiting get as long again (GRACE_MS at least). */
-const STALL_MS = 25;
-const GRACE_MS = 50;
 
 /** What the operator reads in a timeout: the opcode and what it does. */
 const OP_NAMES: Readonly<Record<number, string>> = Object.freeze({
@@ -89,14 +87,13 @@ export class CatPort {
   private done: ((full: boolean) => void) | null = null;
   private failed: ((err: Error) => void) | null = null;
   private timer: Timer | null = null;
-  /** When the wait's timer is due (clock time). */
-  private dueAt = 0;
   private outOfStep = false;
   /** Bytes a timed-out reply still owed, and stats.dropped then; -1: out of step for another reason. */
   private owed = -1;
   private droppedAtTimeout = 0;
   private closedWith: Error | null = null;
-  private readonly onTimeout = () => this.expire();
+  /** Time is up (a late timer, our own stall, has already waited again: stall-aware-timeout.ts). */
+  private readonly onTimeout = () => this.finish(false);
   /** Commands sent, replies taken, timeouts, bytes dropped, resynchronisations: for status, tests and the bench. */
   readonly stats = { sent: 0, replies: 0, timeouts: 0, dropped: 0, resyncs: 0, bytesOut: 0, bytesIn: 0 };
 
@@ -259,24 +256,8 @@ export class CatPort {
     return new Promise<boolean>((resolve, reject) => {
       this.done = resolve;
       this.failed = reject;
-      this.dueAt = this.clock.now() + ms;
-      this.timer = this.clock.setTimeout(this.onTimeout, ms);
+      this.timer = stallAwareTimeout(this.clock, ms, this.onTimeout);
     });
-  }
-
-  /**
-   * The wait's time is up, unless its timer fired late: the event loop was busy (a Pi's garbage
-   * collection, a page load), and the answer may sit unread in the OS buffer, which a timer firing
-   * first in the loop's turn does not see. Then the verdict waits as long again as the loop was
-   * late (50 ms at least, a reply timeout at most), as often as the loop stays that late.
-   */
-  private expire(): void {
-    const now = this.clock.now();
-    const late = now - this.dueAt;
-    if (late <= STALL_MS) return this.finish(false);
-    const grace = Math.min(this.t.reply_ms, Math.max(GRACE_MS, late));
-    this.dueAt = now + grace;
-    this.timer = this.clock.setTimeout(this.onTimeout, grace);
   }
 
   /** Ends the wait: whether the bytes came, or the error that ended it. */
