@@ -14,7 +14,10 @@ export function rigFault(err: unknown, what: string): AppError {
   // One of two radios: its cause decides the status, its leg goes into the words.
   if (err instanceof LegError) {
     if (err.down) return new AppError(503, 'rig_unavailable', `${what}: ${err.message}`, { leg: err.leg });
-    return rigFault(err.fault instanceof Error ? err.fault : new Error(String(err.fault)), `${what}: ${err.leg} radio (${err.rig})`);
+    const cause = err.fault instanceof Error ? err.fault : new Error(String(err.fault));
+    const inner = rigFault(cause, `${what}: ${err.leg} radio (${err.rig})`);
+    // A driver's own refusal (the Yaesu keyed by hand) keeps its status and code, and gains the leg.
+    return inner === cause ? new AppError(inner.status, inner.code, `${what}: ${err.message}`, inner.details, inner.headers) : inner;
   }
   if (err instanceof TimeoutError) {
     return new AppError(504, 'rig_timeout', `${what}: ${err.message}; the command may still have applied, the last good readback is kept: poll to read the rig again`, {

@@ -28,3 +28,13 @@ describe('rigFault', () => {
     assert.match(down.message, /downlink radio \(IC-705\): not connected/);
   });
 });
+
+describe('rigFault on a driver refusal of one of two radios', () => {
+  it('keeps the refusal status and code and names the leg', async () => {
+    const { AppError } = await import('../../src/util/errors.js');
+    const e = rigFault(new LegError('downlink', 'FT-818', new AppError(409, 'rig_transmitting', 'the FT-818 is transmitting')), 'auto-track step');
+    assert.equal(e.status, 409);
+    assert.equal(e.code, 'rig_transmitting');
+    assert.match(e.message, /auto-track step: downlink radio \(FT-818\): the FT-818 is transmitting/);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { CivRigSim } from '../sims/civ-rig.js';
+import { YaesuCatSim } from '../sims/yaesu-cat-rig.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { TEST_CIV_TIMEOUTS, until } from './rig-fixture.js';
 import { FixedClock } from '../../src/util/clock.js';
@@ -208,5 +209,81 @@ describe('two radios: the downlink on one, the uplink on the other', () => {
     const r = await s.post('/api/v1/aprs/emergency-stop');
     assert.equal(r.status, 200, JSON.stringify(r.body));
     await until(() => up.sim.state.transmitting === false, 'uplink radio unkeyed');
+  });
+});
+
+describe('two radios of two makes: an FT-818 receives, an IC-705 transmits', () => {
+  let ft: { pty: PtyPair; sim: YaesuCatSim };
+  let ic: Radio;
+  let s: TestServer;
+  let clock: FixedClock;
+  const state = async () => (await s.get('/api/v1/radio/state')).body;
+  const tick = async (ms: number) => {
+    const armed = clock.pendingTimers;
+    clock.advance(ms);
+    await until(() => clock.pendingTimers >= armed, `the loops re-armed after ${ms} ms`);
+  };
+
+  before(async () => {
+    const pty = await openPtyPair();
+    const sim = new YaesuCatSim({ model: 'FT-818' });
+    sim.state.current = 'B'; // the operator left it on VFO B: that is its receive VFO now
+    await sim.open(pty.rigPath, 9600);
+    ft = { pty, sim };
+    ic = await radio();
+    clock = new FixedClock(Date.parse('2026-08-22T12:00:00Z'));
+    s = await startServer({ clock, app: { civTimeouts: TEST_CIV_TIMEOUTS } });
+  });
+  after(async () => {
+    await s.stop();
+    await ft.sim.close().catch(() => {});
+    await ft.pty.close();
+    await ic.sim.close().catch(() => {});
+    await ic.pty.close();
+  });
+
+  it('tracks a pass: the FT-818 on the VFO it rests on, the IC-705 on its VFO A; a hand on the FT-818\'s PTT stops its leg only', async () => {
+    const ftLink = { ...link(ic), rig_model: 'ft818', serial_device: ft.pty.ctlPath, baud_rate: 9600 };
+    const set = await s.post('/api/v1/settings/radio', { enabled: true, ...ftLink, uplink_rig: link(ic) });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal((await s.post('/api/v1/radio/connect')).status, 200);
+    await until(async () => {
+      const l = (await state()).runtime.legs;
+      return l.downlink.connected && l.uplink?.connected;
+    }, 'both radios connected');
+    const legs = (await state()).runtime.legs;
+    assert.deepEqual([legs.downlink.rig, legs.uplink.rig], ['FT-818', 'IC-705']);
+    assert.equal((await s.get('/api/v1/lite/snapshot')).body.radioControl.rig, 'FT-818 + IC-705', 'the lite line names both');
+
+    const [p] = await s.app.services.orbit.passesWhenReady({ from_ms: clock.now(), hours: 48, min_max_el_deg: 30, sat_ids: ['rs-44'], include_ongoing: false });
+    clock.set(p.tca_ms - 120_000);
+    const start = await s.post('/api/v1/radio/auto-track/start', { sat_id: 'rs-44', interval_ms: 1000 });
+    assert.equal(start.status, 200, JSON.stringify(start.body));
+    const rxSeen = new Set<number>();
+    for (let i = 0; i < 5; i++) {
+      await tick(5000);
+      rxSeen.add(ft.sim.state.vfoB.freq);
+    }
+    assert.ok(rxSeen.size >= 3, `the FT-818's resting VFO followed Doppler (${[...rxSeen]})`);
+    for (const hz of rxSeen) assert.ok(Math.abs(hz - 435_640_000) < 60_000, `downlink ${hz}`);
+    assert.equal(ft.sim.state.current, 'B', 'left on its receive VFO');
+    assert.ok(Math.abs(ic.sim.state.vfoA.freq - 145_965_000) < 60_000, `uplink on the IC-705: ${ic.sim.state.vfoA.freq}`);
+    assert.equal(ic.sim.state.split, false);
+
+    ft.sim.keyByHand(true);
+    const icBefore = ic.sim.state.vfoA.freq;
+    await until(async () => {
+      await tick(5000);
+      return /downlink radio \(FT-818\)/.test((await state()).runtime.legs.downlink.last_error ?? '');
+    }, 'the keyed FT-818 named in its leg');
+    assert.match((await state()).runtime.last_error ?? '', /downlink radio \(FT-818\).*transmitting/);
+    assert.equal((await state()).runtime.legs.downlink.ptt, true, 'the leg says the FT-818 transmits');
+    assert.equal(icBefore > 0, true);
+    ft.sim.keyByHand(false);
+    await until(async () => {
+      await tick(5000);
+      return (await state()).runtime.legs.downlink.last_error === null;
+    }, 'the FT-818 tracked again once unkeyed');
+    assert.equal((await s.post('/api/v1/radio/auto-track/stop')).status, 200);
   });
 });
