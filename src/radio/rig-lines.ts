@@ -50,4 +50,3 @@ export function rigLines(d: RigLinesDeps): RigLines {
   };
 }
 
-export type { RigLink };

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rigFixture, until, wire, type RigFixture } from './rig-fixture.js';
+import { loopTick, rigFixture, until, wire, type RigFixture } from './rig-fixture.js';
 import { FixedClock } from '../../src/util/clock.js';
 
 // Auto-track on a fixed clock against the IC-705 simulator with USB echo and transceive on:
@@ -11,16 +11,7 @@ describe('auto-track and knob-follow (IC-705, echo on)', () => {
   let f: RigFixture;
   let clock: FixedClock;
   const state = async () => (await f.s.get('/api/v1/radio/state')).body;
-  /**
-   * Moves the clock, then waits (real time) until the poll loop and auto-track have re-armed: each
-   * arms its next timer only when its serial exchange is done, so the timers pending before the
-   * move are back exactly when the rig has answered, however slow the machine.
-   */
-  const tick = async (ms: number) => {
-    const armed = clock.pendingTimers;
-    clock.advance(ms);
-    await until(() => clock.pendingTimers >= armed, `the loops re-armed after ${ms} ms`);
-  };
+  const tick = (ms: number) => loopTick(clock, ms);
   /** The operator turns the knob; waits until the station has heard the rig's transceive broadcast. */
   const turnKnob = async (hz: number) => {
     f.sim.turnKnob('A', hz);

@@ -65,6 +65,17 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * Moves a fixed clock, then waits (real time) until the timers that were armed are armed again:
+ * the poll loop and auto-track each arm their next timer only when their serial exchange is done,
+ * so they are back exactly when the rig has answered, however slow the machine.
+ */
+export async function loopTick(clock: FixedClock, ms: number): Promise<void> {
+  const armed = clock.pendingTimers;
+  clock.advance(ms);
+  await until(() => clock.pendingTimers >= armed, `the loops re-armed after ${ms} ms`);
+}
+
 /** The command bytes of every frame the rig received since the log was cleared, as "07 00" strings. */
 export const wire = (sim: CivRigSim): string[] =>
   sim.log.map((e) => [e.cmd, ...e.data].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(' '));

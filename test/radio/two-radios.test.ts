@@ -4,7 +4,8 @@ import { openPtyPair, type PtyPair } from '../sims/pty-pair.js';
 import { CivRigSim } from '../sims/civ-rig.js';
 import { YaesuCatSim } from '../sims/yaesu-cat-rig.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { TEST_CIV_TIMEOUTS, until } from './rig-fixture.js';
+import { TEST_CIV_TIMEOUTS, loopTick, until } from './rig-fixture.js';
+import { UPLINK_RIG_START } from '../../ui/components/settings/rig-fields.js';
 import { FixedClock } from '../../src/util/clock.js';
 import type { PassEvent } from '../../src/orbit/types.js';
 
@@ -25,19 +26,8 @@ async function radio(): Promise<Radio> {
   return { pty, sim };
 }
 
-const link = (r: Radio) => ({
-  rig_model: 'rigA',
-  transport: 'usb',
-  serial_device: r.pty.ctlPath,
-  baud_rate: 115200,
-  civ_address: '0xA4',
-  hamlib_model: 0,
-  hamlib_address: '',
-  wifi_host: '',
-  wifi_username: '',
-  wifi_password: '',
-  wifi_control_port: 50001,
-});
+/** A whole link to a simulated IC-705 (the page's starting uplink radio, on the radio's pty). */
+const link = (r: Radio) => ({ ...UPLINK_RIG_START, serial_device: r.pty.ctlPath, baud_rate: 115200 });
 
 /** The operator's radios before the station touches them: both must come back like this. */
 function operatorState(down: Radio, up: Radio): void {
@@ -62,12 +52,7 @@ describe('two radios: the downlink on one, the uplink on the other', () => {
   /** An AO-7 pass: its uplink is on UHF, so that is the side Doppler moves (uhf_only). */
   let uhfUpPass: PassEvent;
   const state = async () => (await s.get('/api/v1/radio/state')).body;
-  /** Moves the clock and waits (real time) until the loops that were armed are armed again (their serial I/O done). */
-  const tick = async (ms: number) => {
-    const armed = clock.pendingTimers;
-    clock.advance(ms);
-    await until(() => clock.pendingTimers >= armed, `the loops re-armed after ${ms} ms`);
-  };
+  const tick = (ms: number) => loopTick(clock, ms);
 
   before(async () => {
     [down, up] = [await radio(), await radio()];
@@ -102,6 +87,24 @@ describe('two radios: the downlink on one, the uplink on the other', () => {
     const yaesuBaud = await s.post('/api/v1/settings/radio', { uplink_rig: { ...link(up), rig_model: 'ft818', baud_rate: 115200 } });
     assert.equal(yaesuBaud.status, 400);
     assert.equal(yaesuBaud.body.error.details.field, 'uplink_rig.baud_rate');
+    // Wrong shapes are 400s naming the field, never a 500.
+    for (const [body, field] of [
+      [{ uplink_rig: [] }, 'uplink_rig'],
+      [{ uplink_rig: 5 }, 'uplink_rig'],
+      [{ uplink_rig: { ...link(up), baud_rate: '9600' } }, 'uplink_rig.baud_rate'],
+      [{ uplink_rig: { ...link(up), rig_model: 'ic7300' } }, 'uplink_rig.rig_model'],
+      [{ hamlib_address: 'nohost' }, 'hamlib_address'],
+      [{ hamlib_model: -1 }, 'hamlib_model'],
+    ] as const) {
+      const r = await s.post('/api/v1/settings/radio', body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      // The field itself, or one of its own fields (an array has none of the object's).
+      assert.ok(r.body.error.details.fields.some((f: { field: string }) => f.field === field || f.field.startsWith(`${field}.`)), JSON.stringify(r.body));
+    }
+    for (const body of ['[]', 'null']) {
+      const r = await fetch(`${s.base}/api/v1/settings/radio`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      assert.equal(r.status, 400, body);
+    }
     assert.equal((await state()).settings.uplink_rig, null, 'nothing saved on a 400');
 
     const ok = await s.post('/api/v1/settings/radio', { enabled: true, ...link(down), uplink_rig: { ...link(up), wifi_password: 'secret' } });
@@ -218,11 +221,7 @@ describe('two radios of two makes: an FT-818 receives, an IC-705 transmits', () 
   let s: TestServer;
   let clock: FixedClock;
   const state = async () => (await s.get('/api/v1/radio/state')).body;
-  const tick = async (ms: number) => {
-    const armed = clock.pendingTimers;
-    clock.advance(ms);
-    await until(() => clock.pendingTimers >= armed, `the loops re-armed after ${ms} ms`);
-  };
+  const tick = (ms: number) => loopTick(clock, ms);
 
   before(async () => {
     const pty = await openPtyPair();
