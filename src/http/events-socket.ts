@@ -54,10 +54,10 @@ export function eventsBehavior(hub: EventHub, gate: (res: uWS.HttpResponse, req:
     upgrade: (res, req, context) => {
       // Read every header now: req is invalid once this returns.
       const key = req.getHeader('sec-websocket-key');
-      const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
       if (!gate(res, req)) return;
-      res.upgrade<SocketData>({ client: null, gone: false }, key, protocol, extensions, context);
+      // No subprotocol: the protocol has no name to agree on (echoing a client's list would be wrong).
+      res.upgrade<SocketData>({ client: null, gone: false }, key, '', extensions, context);
     },
     open: (ws) => {
       ws.getUserData().client = hub.open(hubSocket(ws));

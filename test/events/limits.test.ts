@@ -45,6 +45,13 @@ describe('live events: the gate', () => {
     }
   });
 
+  it('agrees to no subprotocol: a client that offers some gets none back', async () => {
+    const c = await WsClient.connect(portOf(env.s), { headers: { 'Sec-WebSocket-Protocol': 'chat, superchat' } });
+    assert.match(c.handshake, /^HTTP\/1\.1 101 /);
+    assert.doesNotMatch(c.handshake, /sec-websocket-protocol/i);
+    c.destroy();
+  });
+
   it('a GET without Upgrade is 426 upgrade_required, as JSON', async () => {
     const r = await env.s.get('/api/v1/events');
     assert.equal(r.status, 426);

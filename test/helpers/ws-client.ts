@@ -46,9 +46,15 @@ export const portOf = (s: { base: string }): number => Number(new URL(s.base).po
 export class WsClient {
   /** Text messages received, parsed as JSON when they are (raw strings otherwise), in order. */
   readonly messages: any[] = [];
+  /** Called with each message as it arrives (the bench times events by it). */
+  onMessage: ((m: any) => void) | null = null;
+  /** Keep no messages (a bench's long run): onMessage still sees each. */
+  keep = true;
   /** Bytes of frames received so far (payloads only). */
   received = 0;
   closed: WsClose | null = null;
+  /** The server's 101 response head (status line and headers). */
+  handshake = '';
   private buf: Buffer = Buffer.alloc(0);
   private waiters: Array<() => void> = [];
   private readonly closedP: Promise<WsClose>;
@@ -92,6 +98,7 @@ export class WsClient {
           clearTimeout(timer);
           socket.off('data', onData);
           const c = new WsClient(socket);
+          c.handshake = got.subarray(0, end).toString('latin1');
           const rest = got.subarray(end + 4);
           if (rest.length) c.onData(rest);
           resolve(c);
@@ -228,11 +235,14 @@ export class WsClient {
       this.received += len;
       if (op === OP.text) {
         const text = payload.toString('utf8');
+        let m: any = text;
         try {
-          this.messages.push(JSON.parse(text));
+          m = JSON.parse(text);
         } catch {
-          this.messages.push(text);
+          /* kept as text */
         }
+        if (this.keep) this.messages.push(m);
+        this.onMessage?.(m);
         this.wake();
       } else if (op === OP.ping) this.socket.write(clientFrame(OP.pong, Buffer.from(payload)));
       else if (op === OP.close) {
