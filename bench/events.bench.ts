@@ -10,7 +10,7 @@ import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { fullOnly, profile, section, type Line, type Suite } from './harness.js';
 import { describeRuntime } from './child-bundle.js';
-import { needCommand, needDir, needProc, serverBundle } from './env.js';
+import { needProc, needPty, serverBundle } from './env.js';
 
 // The live-events socket's budgets (issue 35): a write's event after its POST is answered; 64
 // sockets subscribed to every topic while the station is idle (CPU and RSS above none); 20 clients
@@ -174,12 +174,6 @@ async function stalledClients(warmMs: number, windowMs: number) {
     for (const c of clients) c.destroy();
     await srv.stop();
   }
-}
-
-/** The rig simulator runs over a socat pseudo-terminal pair under /dev/shm (test/sims/pty-pair.ts). */
-function needPty(): void {
-  needCommand('socat');
-  needDir('/dev/shm', 'the pty links live there');
 }
 
 export const eventsSuite: Suite = {
