@@ -87,6 +87,12 @@ export function needCommand(cmd: string, args: string[] = ['-V']): void {
   if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new Skip(`${cmd} is not installed (apt-get install ${cmd})`);
 }
 
+/** The rig simulators run over a socat pseudo-terminal pair under /dev/shm (test/sims/pty-pair.ts). */
+export function needPty(): void {
+  needCommand('socat');
+  needDir('/dev/shm', 'the pty links live there');
+}
+
 /** Throws Skip unless /proc/<pid>/status can be read (RSS of other processes). */
 export function needProc(): void {
   if (!existsSync(`/proc/${process.pid}/status`)) throw new Skip('no /proc here: the RSS of another process cannot be read');

@@ -14,7 +14,7 @@ import { freePort } from '../test/rotator/rotctld-peer.js';
 import { openPtyPair, type PtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { describeRuntime, runChildAsync } from './child-bundle.js';
-import { needCommand, needDir, needProc, serverBundle } from './env.js';
+import { needProc, needPty, serverBundle } from './env.js';
 import { fullOnly, profile, section, type Line, type Suite } from './harness.js';
 
 // Hamlib server budgets (issue 26), each against the IC-705 simulator on a socat pty reached
@@ -348,12 +348,6 @@ async function deployedRss(): Promise<{ off: number; on: number; split: ReturnTy
     await srv.stop();
     await rig.close();
   }
-}
-
-/** The rig simulator runs over a socat pseudo-terminal pair under /dev/shm (test/sims/pty-pair.ts). */
-function needPty(): void {
-  needCommand('socat');
-  needDir('/dev/shm', 'the pty links live there');
 }
 
 export const hamlibSuite: Suite = {

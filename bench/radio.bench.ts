@@ -9,7 +9,7 @@ import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { fullOnly, medianMs, section, type Suite } from './harness.js';
 import { describeRuntime } from './child-bundle.js';
-import { needCommand, needDir, needProc, serverBundle } from './env.js';
+import { needProc, needPty, serverBundle } from './env.js';
 
 // Rig control budgets (issue 11): one auto-track tick's arithmetic (recommendation plus diff, no
 // write), a full pair apply end to end against the rig simulator at 115200 baud over a pty, and
@@ -119,12 +119,6 @@ function driverSplit(bundle: string): Array<{ name: string; chunk: string | null
     { name: 'Yaesu 5-byte CAT', chunk: files.find((f) => /^yaesu-line-.*\.mjs$/.test(f)) ?? null, inEntry: entry.includes('READ_TX_STATUS') },
     { name: 'Hamlib rigctld', chunk: files.find((f) => /^hamlib-line-.*\.mjs$/.test(f)) ?? null, inEntry: entry.includes('chk_vfo') },
   ];
-}
-
-/** The rig simulator runs over a socat pseudo-terminal pair under /dev/shm (test/sims/pty-pair.ts). */
-function needPty(): void {
-  needCommand('socat');
-  needDir('/dev/shm', 'the pty links live there');
 }
 
 export const radioSuite: Suite = {

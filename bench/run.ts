@@ -36,6 +36,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'lan', load: async () => (await import('./lan.bench.js')).lanSuite },
   { id: 'robustness', load: async () => (await import('./robustness.bench.js')).robustnessSuite },
   { id: 'system', load: async () => (await import('./system.bench.js')).systemSuite },
+  { id: 'events', load: async () => (await import('./events.bench.js')).eventsSuite },
   { id: 'pi-speed', load: async () => (await import('./pi-speed.bench.js')).piSpeedSuite },
 ];
 

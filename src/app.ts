@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTempsIn } from './store/atomic-file.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
+import { eventSources } from './http/event-topics.js';
+import { EventHub } from './events/hub.js';
 import { defaultUiDir, loadUi, type UiBundle } from './http/ui-pages.js';
 import { createStores, type Stores } from './stores.js';
 import { LocationService } from './station/location-service.js';
@@ -93,6 +96,8 @@ const stopOrder = (p: Parts): Lifecycle[] => [
 
 export class App {
   readonly services: Services;
+  /** The push hub behind the live-events socket (/api/v1/events). */
+  readonly events: EventHub;
   private readonly server: HttpServer;
   private readonly ui: UiBundle | null;
   private readonly lan: LazyLanHub;
@@ -117,8 +122,12 @@ export class App {
     this.lan = lan;
     this.services = { version: VERSION, config, clock, stores, ...core, ...equipment, ...station, invalidateLite: () => station.lite.invalidate() };
     this.ui = loadUi(config.uiDir ?? defaultUiDir());
+    const routes = allRoutes(this.services, this.ui);
+    // A new boot_id per start of the process: a page that sees another one reads everything again.
+    this.events = new EventHub({ clock, bootId: randomUUID(), sources: eventSources(this.services, routes) });
     this.server = new HttpServer({
-      routes: allRoutes(this.services, this.ui),
+      routes,
+      events: this.events,
       assets: this.ui?.assets,
       onLiteInvalidate: () => this.services.invalidateLite(),
       checkResponses: opts.checkResponses,
@@ -152,6 +161,7 @@ export class App {
   }
 
   async stop(): Promise<void> {
+    this.events.stop();
     this.server.close();
     for (const p of this.stopOrder) {
       log.debug(`stop ${p.name}`);

@@ -5,6 +5,7 @@ import type { AprsRuntime, AprsTarget } from './schemas.js';
 import { allTargets, findChannel, selectedTarget, txPath, type TargetWorld } from './targets/targets.js';
 import type { SendKind, SendResult } from './send.js';
 import type { AprsLog } from './log/aprs-log.js';
+import type { AprsLogEntry } from './log/log-entry.js';
 import type { AgeBucket } from './log/age-bucket.js';
 import type { TransportOptions } from './transport/make-transport.js';
 import type { AprsStation, RigAccess } from './aprs-station.js';
@@ -19,7 +20,7 @@ import type { GuidanceService } from '../guidance/guidance-service.js';
 import type { JsonStore } from '../store/json-store.js';
 import type { DeviceClaims } from '../util/device-claims.js';
 import { LazyPart } from '../util/lazy-part.js';
-import { Listeners } from '../util/listeners.js';
+import { Listeners, listenAll } from '../util/listeners.js';
 import { badRequest } from '../util/errors.js';
 import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
@@ -61,6 +62,8 @@ export class AprsService {
   private estop = false;
   /** The station's other transmitters (the Hamlib servers' external control) stop with it. */
   private readonly stopListeners = new Listeners<void>(log, 'emergency stop');
+  private readonly changed = new Listeners<void>(log, 'APRS state');
+  private readonly packets = new Listeners<AprsLogEntry>(log, 'APRS packet');
   private lastError: string | null = null;
   private unsubscribe: () => void = () => {};
   private stopped = false;
@@ -70,7 +73,7 @@ export class AprsService {
   constructor(private readonly d: AprsServiceDeps) {
     this.receiveLog = new LazyPart('the APRS receive log', async () => {
       const { AprsLog } = await import('./log/aprs-log.js');
-      const l = new AprsLog({ path: join(d.dataDir, 'aprs-log.jsonl'), maxRecords: d.store.get().log_max_records, clock: d.clock });
+      const l = new AprsLog({ path: join(d.dataDir, 'aprs-log.jsonl'), maxRecords: d.store.get().log_max_records, clock: d.clock, onAppend: (e) => this.packets.emit(e) });
       await l.load();
       return l;
     });
@@ -92,11 +95,15 @@ export class AprsService {
         log: receiveLog,
         version: d.version,
         transport: d.transport,
-        fault: (message) => (this.lastError = message),
+        fault: (message) => {
+          this.lastError = message;
+          this.changed.emit();
+        },
         starting: () => {
           this.lastError = null;
           this.estop = false;
         },
+        changed: () => this.changed.emit(),
       });
     });
   }
@@ -108,6 +115,20 @@ export class AprsService {
 
   private get connected(): boolean {
     return this.station.current?.isConnected ?? false;
+  }
+
+  /**
+   * What GET /aprs/state shows changed: its settings, a connect or disconnect, the emergency stop,
+   * a fault, a packet heard or sent, and the station's housekeeping tick (every APRS_TICK_MS while
+   * connected: the iGate, the retune, the transport's health). Returns the unsubscribe.
+   */
+  onChange(fn: () => void): () => void {
+    return listenAll(fn, [(f) => this.changed.add(f), (f) => this.d.store.onChange(() => f())]);
+  }
+
+  /** Each received packet as the receive log stores it (an item of GET /aprs/log); returns the unsubscribe. */
+  onPacket(fn: (e: AprsLogEntry) => void): () => void {
+    return this.packets.add(fn);
   }
 
   // --- state ---------------------------------------------------------------------------------
@@ -251,6 +272,7 @@ export class AprsService {
   async emergencyStop(): Promise<{ ok: true; rig_ptt_dropped: boolean | null }> {
     this.estop = true;
     this.stopListeners.emit();
+    this.changed.emit();
     this.station.current?.kill();
     let rig: boolean | null = null;
     if (this.d.radio.runtime().connected) {

@@ -61,6 +61,8 @@ export interface AprsStationDeps {
   fault(message: string): void;
   /** A new transport is about to start: the last fault and an emergency stop are cleared. */
   starting(): void;
+  /** The station's status changed (connected, a packet heard or sent, a housekeeping tick). */
+  changed(): void;
   /** Seams at the edge of the process (tests point them at fakes on 127.0.0.1). */
   transport?: Partial<TransportOptions>;
 }
@@ -232,7 +234,10 @@ export class AprsStation {
     this.retired = null;
     this.transport = made.transport;
     this.ownedResource = made.ownedResource;
-    made.transport.onFrame((f: Uint8Array) => this.receiver.receive(f));
+    made.transport.onFrame((f: Uint8Array) => {
+      this.receiver.receive(f);
+      this.d.changed();
+    });
     try {
       await made.transport.start();
     } catch (err) {
@@ -251,6 +256,7 @@ export class AprsStation {
     this.connected = true;
     this.startedAt = iso(this.d.clock.now());
     this.schedule(0);
+    this.d.changed();
     log.info(`connected (${made.transport.kind}); ${this.ownedResource ?? 'no device held'}`);
   }
 
@@ -287,6 +293,7 @@ export class AprsStation {
     if (t) this.retire(t);
     this.d.claims.release(PTT_OWNER);
     this.retuned = null;
+    this.d.changed();
   }
 
   /** The emergency stop's part here: the transport killed now (PTT dropped with it), nothing left running. */
@@ -316,7 +323,11 @@ export class AprsStation {
         : t.ptt_unavailable
           ? `the TNC could not open its PTT (${this.ownedResource}): it cannot key the transmitter; see output_tail`
           : null;
-    return this.sender.send(kind, body, target, path, blocked);
+    try {
+      return await this.sender.send(kind, body, target, path, blocked);
+    } finally {
+      this.d.changed();
+    }
   }
 
   // --- housekeeping --------------------------------------------------------------------------
@@ -348,6 +359,7 @@ export class AprsStation {
       this.d.fault(errorMessage(err));
     }
     if (this.connected) this.schedule(APRS_TICK_MS);
+    this.d.changed();
   }
 
   private reconcileIgate(): void {

@@ -19,7 +19,7 @@ export class HamlibArea extends EnabledArea<HamlibService, HamlibSettings> {
       what: 'the Hamlib servers',
       settings: d.store,
       enabled: (s) => s.rigctld_enabled || s.rotctld_enabled,
-      load: async () => new (await import('./hamlib-service.js')).HamlibService({ ...d, pttBlock: () => networkPttBlock(d) }),
+      load: async () => new (await import('./hamlib-service.js')).HamlibService({ ...d, pttBlock: () => networkPttBlock(d), changed: () => this.updates.emit() }),
     });
   }
 

@@ -32,6 +32,8 @@ export interface HamlibServiceDeps {
   rot: ExternalRotator;
   /** The station's transmit rules for a network PTT, beyond allow_ptt (emergency stop, lock, callsign). */
   pttBlock: PttBlock;
+  /** The runtime changed (a listener opened or closed, a client came or went, a refusal): HamlibArea.onChange. */
+  changed?: () => void;
 }
 
 interface Listener {
@@ -60,8 +62,12 @@ export class HamlibService {
       onRefused: (why) => {
         log.warn(why);
         this.lastRefusal = why;
+        d.changed?.();
       },
-      onKeyed: () => (this.lastRefusal = null),
+      onKeyed: () => {
+        this.lastRefusal = null;
+        d.changed?.();
+      },
     };
   }
 
@@ -116,6 +122,7 @@ export class HamlibService {
           void this.reconcile();
         }, RETRY_MS);
       }
+      this.d.changed?.();
     });
   }
 
@@ -167,6 +174,7 @@ export class HamlibService {
     this.connections.set(name, { server: kind, remote: c.remote, connected_at: iso(this.d.clock.now()) });
     if (kind === 'rigctld') this.rigClients.set(c.id, { proto: newRigSession(), state: { name, current: 'A' } });
     log.info(`${name} connected`);
+    this.d.changed?.();
   }
 
   private closed(kind: Kind, c: LineClient): void {
@@ -177,6 +185,7 @@ export class HamlibService {
       this.d.rig.externalRelease(name);
     }
     log.info(`${name} disconnected`);
+    this.d.changed?.();
   }
 
   private async rigLine(line: string, c: LineClient) {

@@ -61,7 +61,7 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
  * around it is the site's (ui/pages/docs.tsx with the shared navigation and styles), or
  * renderDocsPage's plain one when the UI is not built.
  */
-export function renderDocsBody(doc: Record<string, unknown>): string {
+export function renderDocsBody(doc: Record<string, unknown>, after = ''): string {
   const paths = doc.paths as Record<string, Record<string, any>>;
   const byTag = new Map<string, string[]>();
   for (const path of Object.keys(paths).sort()) {
@@ -85,7 +85,7 @@ export function renderDocsBody(doc: Record<string, unknown>): string {
   const sections = [...byTag].map(([tag, rows]) => `<section><h2>${esc(tagTitle(tag))}</h2>${rows.join('\n')}</section>`);
   return `<p class="intro">The live <a href="/docs?format=json">OpenAPI 3.1 document</a> (also <code>/docs</code> with <code>Accept: application/json</code>). Errors are always
 <code>{"error":{"code","message","details"}}</code>. Changes from another site's pages are refused (403 <code>cross_origin_refused</code>); host names outside
-<code>ALLOWED_HOSTS</code> get 403 <code>host_not_allowed</code>.</p>${sections.join('\n')}`;
+<code>ALLOWED_HOSTS</code> get 403 <code>host_not_allowed</code>.</p>${sections.join('\n')}${after}`;
 }
 
 const ACRONYMS = new Set(['ui', 'aprs', 'iss', 'gps']);
@@ -93,9 +93,9 @@ const ACRONYMS = new Set(['ui', 'aprs', 'iss', 'gps']);
 const tagTitle = (tag: string) => (ACRONYMS.has(tag) ? tag.toUpperCase() : tag[0].toUpperCase() + tag.slice(1));
 
 /** The docs as a page of their own, for a station whose UI has not been built. */
-export function renderDocsPage(doc: Record<string, unknown>, iconHref: string): string {
+export function renderDocsPage(doc: Record<string, unknown>, iconHref: string, after = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <link rel="icon" href="${iconHref}"><title>satstation · API</title><style>body{font:15px system-ui,sans-serif;margin:0 auto;padding:.6rem .8rem;max-width:70rem;background:#0e1419;color:#e8eef2}
 a{color:#6cc4ff}summary{cursor:pointer;padding:.4rem 0}code.m{display:inline-block;width:3.5rem;font-weight:bold}pre{background:#172129;padding:.5rem;overflow:auto;font-size:12px}</style></head>
-<body><nav><a href="/">← Station</a></nav><h1>satstation API</h1>${renderDocsBody(doc)}</body></html>`;
+<body><nav><a href="/">← Station</a></nav><h1>satstation API</h1>${renderDocsBody(doc, after)}</body></html>`;
 }

@@ -16,6 +16,9 @@ export class RawReply {
   ) {}
 }
 
+/** A JSON answer's body: the one rule the server and the push hub's topics both send by. */
+export const jsonText = (out: unknown): string => JSON.stringify(out ?? {});
+
 /**
  * A reply written chunk by chunk as the iterable yields them (an export of thousands of records):
  * memory holds one chunk at a time, and the socket's backpressure paces the iteration.

@@ -5,12 +5,15 @@ import { AppError, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { StoreValidationError } from '../store/json-store.js';
 import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
-import { RawReply, StreamReply, type RequestCredentials, type RouteDef } from './route.js';
+import { RawReply, StreamReply, jsonText, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
 import { faviconAssets } from './favicon.js';
 import type { StaticAsset } from './static-asset.js';
 import { crossSiteRefusal, hostAllowed, isSafeMethod, type HostPolicy } from '../util/request-origin.js';
 import { parseOr400, validationError } from './validate.js';
+import type { EventHub } from '../events/hub.js';
+import { EVENTS_PATH } from '../events/protocol.js';
+import { eventsBehavior } from './events-socket.js';
 
 const log = logger('http');
 
@@ -30,6 +33,7 @@ const STATUS: Record<number, string> = {
   409: '409 Conflict',
   413: '413 Payload Too Large',
   415: '415 Unsupported Media Type',
+  426: '426 Upgrade Required',
   429: '429 Too Many Requests',
   431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
@@ -63,6 +67,11 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[];
   /** This machine's host name (default os.hostname()); tests pick one. */
   hostname?: string;
+  /**
+   * The push hub behind the live-events WebSocket (GET /api/v1/events with Upgrade): the upgrade
+   * passes the Host and Origin rules a POST does; the operator lock does not gate reading.
+   */
+  events?: EventHub;
 }
 
 interface Reply {
@@ -136,6 +145,8 @@ export class HttpServer {
 
   listen(host: string, port: number): Promise<number> {
     const app = uWS.App();
+    // A GET without Upgrade on the events path falls through to the router (its route answers 426).
+    if (this.opts.events) app.ws(EVENTS_PATH, eventsBehavior(this.opts.events, (res, req) => this.upgradeAllowed(res, req)));
     app.any('/*', (res, req) => this.onRequest(res, req));
     this.app = app;
     return new Promise((resolve, reject) => {
@@ -252,6 +263,24 @@ export class HttpServer {
     });
   }
 
+  /**
+   * The live-events socket's gate: the Host and Origin rules of a POST (a page on another site must
+   * not read the station over a socket either: cross-site WebSocket hijacking). Answers a refusal
+   * (403, no socket) and returns false.
+   */
+  private upgradeAllowed(res: uWS.HttpResponse, req: uWS.HttpRequest): boolean {
+    const host = req.getHeader('host');
+    if (!hostAllowed(host, this.hosts)) {
+      this.noteRefusedHost(host);
+      this.send(res, hostRefused(host));
+      return false;
+    }
+    const why = crossSiteRefusal({ host, origin: req.getHeader('origin'), secFetchSite: req.getHeader('sec-fetch-site') });
+    if (!why) return true;
+    this.send(res, errorReply(403, 'cross_origin_refused', `the live-events socket refused: ${why}. It opens from this station's own pages and from clients that send no Origin`, { reason: why }));
+    return false;
+  }
+
   /** The operator who reaches the station by a new name sees why in the log, once per name. */
   private noteRefusedHost(host: string): void {
     if (this.refusedHosts.size >= 32 || this.refusedHosts.has(host)) return;
@@ -307,7 +336,7 @@ export class HttpServer {
         reply = { status: out.status, contentType: out.contentType, body: gz ? out.gzipBody! : out.body, headers: out.headers, gzip: gz };
       } else {
         if (this.opts.checkResponses && route.response) checkResponse(route, out);
-        reply = { status: 200, contentType: JSON_TYPE, body: JSON.stringify(out ?? {}) };
+        reply = { status: 200, contentType: JSON_TYPE, body: jsonText(out) };
       }
     } catch (err) {
       reply = replyForError(err, route);

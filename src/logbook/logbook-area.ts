@@ -19,7 +19,7 @@ export class LogbookArea extends EnabledArea<LogbookService, LogbookSettings> {
       // Turning the push on loads the logbook (its pending QSOs go out); a loaded one follows every change.
       enabled: (s) => s.cloudlog_enabled,
       boot: 'background',
-      load: async () => (await import('./logbook-service.js')).LogbookService.open({ ...d, settings: () => d.store.get() }),
+      load: async () => (await import('./logbook-service.js')).LogbookService.open({ ...d, settings: () => d.store.get(), changed: () => this.updates.emit() }),
       follow: (book, prev, next) => book.settingsChanged(prev, next),
     });
   }

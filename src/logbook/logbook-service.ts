@@ -10,6 +10,7 @@ import type { Logger } from '../util/logger.js';
 import { adifChunks, adifPushString } from './adif.js';
 import { pushToCloudlog, type PushResult, type PushTarget } from './cloudlog-client.js';
 import { LogbookJournal } from './journal.js';
+import type { JournalEvent } from './journal-events.js';
 import { PushQueue, type Backoff, type PushQueueStatus } from './push-queue.js';
 import { fillQso, qsoMode, qsoRadio, subjectSatellite, type PassWindow, type QsoRadio, type Recommendation, type RigView } from './qso-fill.js';
 import type { SatelliteIdentity } from './lotw-names.js';
@@ -47,6 +48,8 @@ export interface LogbookServiceDeps {
   /** One push's answer timeout. */
   pushTimeoutMs?: number;
   programVersion: string;
+  /** The logbook changed (a QSO logged or deleted, a push state): LogbookArea.onChange. */
+  changed?: () => void;
 }
 
 export interface LogbookStatus {
@@ -118,7 +121,7 @@ export class LogbookService {
     const mode = qsoMode(req.mode, radio);
     if (!mode) throw badRequest(`invalid body: mode: ${MODE_UNKNOWN}`, { fields: [{ field: 'mode', message: MODE_UNKNOWN }] }, 'validation_failed');
     const q = fillQso(req, { id: newId(now_ms), now_ms, station_callsign, my_gridsquare: st.gridsquare(), sat, radio, mode });
-    await this.journal.change({ t: 'qso', q });
+    await this.change({ t: 'qso', q });
     this.queue.kick();
     return q;
   }
@@ -158,7 +161,7 @@ export class LogbookService {
   async remove(id: string): Promise<QsoRecord> {
     const q = this.journal.records.get(id);
     if (!q) throw notFound(`no QSO ${id} in the logbook`, { field: 'id' });
-    await this.journal.change({ t: 'del', id });
+    await this.change({ t: 'del', id });
     return q;
   }
 
@@ -228,10 +231,16 @@ export class LogbookService {
     }
   }
 
+  /** Every change of the records goes through here, so each is announced once it is in the file. */
+  private async change(e: JournalEvent): Promise<void> {
+    await this.journal.change(e);
+    this.d.changed?.();
+  }
+
   private async mark(id: string, state: PushState, error: string | null): Promise<void> {
     const q = this.journal.records.get(id);
     if (!q || (q.push_state === state && q.push_error === error)) return; // deleted meanwhile, or nothing new
-    await this.journal.change({ t: 'push', id, state, error: error?.slice(0, 500) ?? null });
+    await this.change({ t: 'push', id, state, error: error?.slice(0, 500) ?? null });
   }
 }
 

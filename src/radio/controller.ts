@@ -27,6 +27,8 @@ export interface ControllerDeps {
   settings: () => RadioSettings;
   /** The rig went away (unplug): auto-track rewrites the whole pair once it is back. */
   onDown?: () => void;
+  /** The runtime changed (every patch): the push hub's radio topic. */
+  changed?: () => void;
 }
 
 const TX_VFO: Vfo = 'B';
@@ -106,6 +108,7 @@ export class RadioController {
     this.rt = { ...this.rt, ...p };
     // Whoever sets another control mode has taken the rig from an external client.
     if (p.control_mode !== undefined && p.control_mode !== 'external') this.rt.external_client = null;
+    this.d.changed?.();
   }
 
   /** When the last readback that brought the rig's frequencies arrived (clock ms); -Infinity before. */

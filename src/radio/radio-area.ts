@@ -23,8 +23,20 @@ export class RadioArea extends EnabledArea<RadioService, RadioSettings> implemen
       what: 'radio control',
       settings: d.store,
       enabled: (s) => s.enabled,
-      load: async () => new (await import('./radio-service.js')).RadioService(d),
+      load: async () => new (await import('./radio-service.js')).RadioService({ ...d, changed: () => this.updates.emit() }),
     });
+  }
+
+  /**
+   * A session step: its view changed, even where the runtime did not (onUpdate: the runtime's news
+   * are every controller patch; the session's AOS and LOS steps patch it).
+   */
+  private async stepped<T>(step: Promise<T>): Promise<T> {
+    try {
+      return await step;
+    } finally {
+      this.updates.emit();
+    }
   }
 
   // --- what reads never load -----------------------------------------------------------------
@@ -134,24 +146,24 @@ export class RadioArea extends EnabledArea<RadioService, RadioSettings> implemen
     return (await this.engine()).restore();
   }
   async selectSession(b: SessionSelect): Promise<SessionView> {
-    return (await this.engine()).selectSession(b);
+    return this.stepped(this.engine().then((e) => e.selectSession(b)));
   }
   async setTestPair(p: Omit<TestPair, 'source' | 'ctcss_hz'> | null): Promise<SessionView> {
-    return (await this.engine()).setTestPair(p);
+    return this.stepped(this.engine().then((e) => e.setTestPair(p)));
   }
   async testSession(): Promise<SessionView> {
-    return (await this.engine()).sessions.test();
+    return this.stepped(this.engine().then((e) => e.sessions.test()));
   }
   async confirmTest(): Promise<void> {
-    await (await this.engine()).sessions.confirm();
+    await this.stepped(this.engine().then((e) => e.sessions.confirm()));
   }
   async startSession(): Promise<void> {
-    await (await this.engine()).sessions.start();
+    await this.stepped(this.engine().then((e) => e.sessions.start()));
   }
   async stopSession(): Promise<void> {
-    await (await this.engine()).sessions.stop();
+    await this.stepped(this.engine().then((e) => e.sessions.stop()));
   }
   async clearSession(): Promise<void> {
-    await (await this.engine()).sessions.clear();
+    await this.stepped(this.engine().then((e) => e.sessions.clear()));
   }
 }

@@ -39,6 +39,8 @@ export interface RadioServiceDeps {
   claims?: DeviceClaims;
   /** The IC-705's LAN sessions, shared with the APRS station (Wi-Fi transport). */
   lan: LanLeaser;
+  /** The runtime changed (RadioArea.onChange). */
+  changed?: () => void;
 }
 
 export interface ManualPair {
@@ -77,7 +79,7 @@ export class RadioService implements RadioStatusSource {
   constructor(private readonly d: RadioServiceDeps) {
     const settings = () => d.store.get();
     this.lines = rigLines({ serial: d.serial, lan: d.lan, clock: d.clock, timeouts: d.timeouts });
-    this.controller = new RadioController({ clock: d.clock, lines: this.lines, settings, onDown: () => this.tracker.rigLost() });
+    this.controller = new RadioController({ clock: d.clock, lines: this.lines, settings, onDown: () => this.tracker.rigLost(), changed: d.changed });
     this.restorePoint = new RestorePoint(this.controller);
     this.tracker = new AutoTracker({ clock: d.clock, controller: this.controller, profile: (id) => d.guidance.profile(id), rangeRate: d.rangeRate });
     this.sessions = new RadioSessionService({

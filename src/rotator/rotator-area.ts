@@ -22,7 +22,7 @@ export class RotatorArea extends EnabledArea<RotatorService, RotatorSettings> {
       what: 'the rotator',
       settings: d.store,
       enabled: (s) => s.enabled,
-      load: async () => new (await import('./rotator-service.js')).RotatorService({ ...d, changed: () => this.changed.emit() }),
+      load: async () => new (await import('./rotator-service.js')).RotatorService({ ...d, changed: () => this.changed.emit(), updated: () => this.updates.emit() }),
     });
   }
 

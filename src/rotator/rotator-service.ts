@@ -51,6 +51,8 @@ export interface RotatorServiceDeps {
   open?: (o: OpenRotatorOptions) => Promise<RotatorDriver>;
   /** The runtime's state changed (STATE_FIELDS), whatever caused it: a route, a pass ending, a fault. */
   changed?: () => void;
+  /** Anything of the runtime changed, the position read back and the target included. */
+  updated?: () => void;
 }
 
 /**
@@ -85,6 +87,7 @@ export class RotatorService {
     const prev = this.current;
     this.current = next;
     if (STATE_FIELDS.some((k) => prev[k] !== next[k])) this.d.changed?.();
+    this.d.updated?.();
   }
 
   settings(): RotatorSettings {

@@ -1,4 +1,6 @@
 import { LiteCache, type ReplyWrapper } from './lite-cache.js';
+import { Listeners } from '../util/listeners.js';
+import { logger } from '../util/logger.js';
 import { buildLiteSnapshot, type LiteRequest } from './lite-snapshot.js';
 import type { StationService } from './station-service.js';
 
@@ -8,6 +10,7 @@ import type { StationService } from './station-service.js';
  */
 export class LiteService<R> {
   readonly cache: LiteCache<R>;
+  private readonly invalidated = new Listeners<void>(logger('lite'), 'lite invalidation');
 
   constructor(
     private readonly station: StationService,
@@ -29,5 +32,11 @@ export class LiteService<R> {
 
   invalidate(): void {
     this.cache.clear();
+    this.invalidated.emit();
+  }
+
+  /** Called at every invalidation: what the snapshot shows changed (the push hub's lite topic); returns the unsubscribe. */
+  onInvalidate(fn: () => void): () => void {
+    return this.invalidated.add(fn);
   }
 }

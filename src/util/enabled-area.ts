@@ -1,6 +1,7 @@
 import { LazyPart } from './lazy-part.js';
 import { errorMessage } from './errors.js';
 import { logger } from './logger.js';
+import { Listeners, listenAll } from './listeners.js';
 
 // An area of the station whose service loads when its settings first ask for it (at boot, or the
 // moment they change) or when it is first used, and never before: radio control, the rotator, the
@@ -44,12 +45,15 @@ export interface EnabledAreaOptions<T extends AreaService, S> {
 
 export class EnabledArea<T extends AreaService, S> {
   readonly name: string;
+  /** The loaded service's own news (the area hands `() => this.updates.emit()` to it). */
+  protected readonly updates: Listeners<void>;
   private readonly part: LazyPart<T>;
   private unsubscribe: () => void = () => {};
   private stopped = false;
 
   constructor(private readonly area: EnabledAreaOptions<T, S>) {
     this.name = area.name;
+    this.updates = new Listeners(logger(area.name), `${area.what} update`);
     this.part = new LazyPart(area.what, async () => {
       const service = await area.load();
       await service.start?.();
@@ -89,6 +93,14 @@ export class EnabledArea<T extends AreaService, S> {
   /** Whether the service has been loaded. */
   get loaded(): boolean {
     return this.part.current !== null;
+  }
+
+  /**
+   * Anything the area's state shows changed, loaded or not: its settings, or what the service
+   * announces (the push hub's topics follow this). Returns the unsubscribe.
+   */
+  onUpdate(fn: () => void): () => void {
+    return listenAll(fn, [(f) => this.updates.add(f), (f) => this.area.settings.onChange(() => f())]);
   }
 
   /** The area's settings: always there (a small JSON store), loaded or not. */

@@ -38,3 +38,14 @@ export class Listeners<T> {
     }
   }
 }
+
+/** A subscription: add fn, get its unsubscribe back. */
+export type Subscribe = (fn: () => void) => () => void;
+
+/** Subscribes fn to every source (news of one thing from several places); returns one unsubscribe for all. */
+export function listenAll(fn: () => void, sources: readonly Subscribe[]): () => void {
+  const offs = sources.map((on) => on(fn));
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -103,6 +103,8 @@ describe('two radios on /radio, /lite and the kiosk', { skip }, () => {
     assert.match(await text(page, '[data-leg="downlink"]'), /IC-705\s+connected[\s\S]*FM/);
     assert.match(await text(page, '[data-leg="uplink"]'), /IC-9700\s+connected[\s\S]*FM/);
     assert.equal(await page.locator('[data-leg-error]').count(), 0);
+    // A direct write says which radio each side is.
+    assert.deepEqual(await page.locator('#vfo-sel option').allInnerTexts(), ['A: downlink radio (IC-705)', 'B: uplink radio (IC-9700)']);
     await shoot(page, 'radio-two-radios-connected');
 
     await up.pty.unplug();
@@ -165,6 +167,7 @@ describe('two radios on /radio, /lite and the kiosk', { skip }, () => {
     assert.equal(await page.locator('[data-leg]').count(), 0, 'no side repeated per radio');
     assert.match(await text(page, '[data-vfo="A"]'), /↓ downlink/);
     assert.match(await text(page, '[data-vfo="B"]'), /↑ uplink/);
+    assert.deepEqual(await page.locator('#vfo-sel option').allInnerTexts(), ['A (receive)', 'B (transmit)']);
     await shoot(page, 'radio-one-radio');
     assert.deepEqual(problems.errors, []);
     await context.close();

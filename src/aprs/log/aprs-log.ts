@@ -30,6 +30,8 @@ export interface AprsLogOptions {
   maxRecords: number;
   clock: Clock;
   log?: Logger;
+  /** Each entry as it is stored (id assigned): the push hub's aprs.packets. */
+  onAppend?: (e: AprsLogEntry) => void;
 }
 
 export interface AprsLogStats {
@@ -63,8 +65,10 @@ export class AprsLog {
   private loaded = false;
   private closed = false;
   private malformed = 0;
+  private readonly onAppend: ((e: AprsLogEntry) => void) | undefined;
 
   constructor(o: AprsLogOptions) {
+    this.onAppend = o.onAppend;
     this.path = o.path;
     this.maxRecords = checkMax(o.maxRecords);
     this.clock = o.clock;
@@ -142,6 +146,11 @@ export class AprsLog {
     const entry: AprsLogEntry = Object.freeze({ id: this.ids.next(this.clock.now()), ...admitted.entry });
     this.ring.push(entry);
     this.writer.append(entry);
+    try {
+      this.onAppend?.(entry);
+    } catch (err) {
+      this.log.warn(`APRS log append listener failed: ${(err as Error).message}`);
+    }
     return entry;
   }
 

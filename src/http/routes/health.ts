@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { iso } from '../../util/clock.js';
 import { buildOpenApi, renderDocsBody, renderDocsPage } from '../openapi.js';
+import { eventsDoc, renderEventsDoc } from '../events-doc.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { ICON_HREF, pageHtml, type UiBundle } from '../ui-pages.js';
 
@@ -10,12 +11,15 @@ export function healthRoutes(s: Services, allRoutes: () => readonly RouteDef[], 
   let docCache: { json: string; html: string } | null = null;
   const docs = () => {
     if (!docCache) {
-      const doc = buildOpenApi(allRoutes(), s.version);
+      // The live-events socket's protocol beside the routes (OpenAPI describes no WebSocket).
+      const events = eventsDoc();
+      const doc = { ...buildOpenApi(allRoutes(), s.version), 'x-events': events };
+      const after = renderEventsDoc(events);
       // The site's page (navigation, styles, night mode) around the server-rendered route list.
       const page = ui?.entries.get('docs');
       const html = page
-        ? pageHtml('docs', page, { title: 'API', served: `<main class="docs" id="docs">${renderDocsBody(doc)}</main>` })
-        : renderDocsPage(doc, ICON_HREF);
+        ? pageHtml('docs', page, { title: 'API', served: `<main class="docs" id="docs">${renderDocsBody(doc, after)}</main>` })
+        : renderDocsPage(doc, ICON_HREF, after);
       docCache = { json: JSON.stringify(doc), html };
     }
     return docCache;

@@ -20,6 +20,7 @@ import { aprsRoutes } from './aprs.js';
 import { rotatorRoutes } from './rotator.js';
 import { accessRoutes } from './access.js';
 import { logbookRoutes } from './logbook.js';
+import { eventsRoutes } from './events.js';
 
 // Route files in the order /docs lists them.
 const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
@@ -41,6 +42,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   rotatorRoutes,
   accessRoutes,
   logbookRoutes,
+  eventsRoutes,
 ];
 
 /** Every route of the appliance; a route's file is named after its path area. */

@@ -23,6 +23,18 @@ interface PairAnswer {
 const pairText = (a: PairAnswer) =>
   `pair written: ↓ ${rigMhz(a.recommendation.downlink_hz)} ${a.recommendation.downlink_mode} on ${a.targetMapping.rx} · ↑ ${rigMhz(a.recommendation.uplink_hz)} ${a.recommendation.uplink_mode} on ${a.targetMapping.tx}`;
 
+interface SideRuntime {
+  capabilities: { radio: string } | null;
+  legs?: { downlink: { rig: string }; uplink: { rig: string } | null };
+}
+
+/** VFO A is the receive side and B the transmit side on any setup; with two radios each is its own radio. */
+function sideLabel(rt: SideRuntime, vfo: 'A' | 'B'): string {
+  const two = rt.capabilities?.radio.includes(' + ') && rt.legs?.uplink;
+  if (!two) return vfo === 'A' ? 'A (receive)' : 'B (transmit)';
+  return vfo === 'A' ? `A: downlink radio (${rt.legs!.downlink.rig})` : `B: uplink radio (${rt.legs!.uplink!.rig})`;
+}
+
 /**
  * Direct writes, not pass-aware: one VFO's frequency, or a manual pair in the rig's write
  * order (the server refuses a pair with neither side in 144–148 / 420–450 MHz, rig untouched).
@@ -59,8 +71,8 @@ export function WritePanel({ r }: { r: Radio }) {
         <div class="radio-fields">
           <label for="vfo-sel">VFO</label>
           <select id="vfo-sel" value={vfo} onChange={(e) => setVfo((e.target as HTMLSelectElement).value as 'A' | 'B')}>
-            <option>A</option>
-            <option>B</option>
+            <option value="A">{sideLabel(s.runtime, 'A')}</option>
+            <option value="B">{sideLabel(s.runtime, 'B')}</option>
           </select>
           <label for="vfo-mhz">MHz</label>
           <input id="vfo-mhz" class="num" inputMode="decimal" autoComplete="off" value={freq} onInput={(e) => setFreq((e.target as HTMLInputElement).value)} />
