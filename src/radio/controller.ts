@@ -1,7 +1,7 @@
 import { RigConnection } from './rig-connection.js';
 import { TwoRadioConnection } from './two-radio-connection.js';
 import type { LegName } from './leg-error.js';
-import { capabilitiesOf, shortRigName } from './rig-capabilities.js';
+import { capabilitiesOf, restingLegs, shortRigName } from './rig-capabilities.js';
 import { notConnected, rigFault } from './rig-errors.js';
 import { defaultRadioRuntime, type RadioRuntime, type RuntimeCapabilities } from './types.js';
 import type { Readback, RigDriver, RigPair, RigSnapshot, Vfo } from './rig.js';
@@ -77,11 +77,14 @@ export class RadioController {
       const t = rt.targets;
       // Two radios: each leg its own radio's state. One radio carries both sides: downlink is its
       // receive VFO (A), uplink its transmit VFO (B).
+      // An uplink radio set since this connection was made names its side until the next connect
+      // makes two radios' connection of it.
       const status =
         conn instanceof TwoRadioConnection
           ? conn.legs()
           : { downlink: { rig: shortRigName(rt.capabilities ?? this.capabilities()), connected: rt.connected, last_error: rt.last_error } };
-      const up = 'uplink' in status ? status.uplink : status.downlink;
+      const s = this.d.settings();
+      const up = 'uplink' in status ? status.uplink : s.uplink_rig ? restingLegs(s).uplink : status.downlink;
       this.rt = {
         ...rt,
         legs: {

@@ -3,9 +3,9 @@ import { restingSessionView, type SessionSelect, type SessionView, type TestPair
 import type { PortListing } from '../links/serial-driver.js';
 import type { HamlibModelList } from './rigctld/hamlib-models.js';
 import type { Vfo } from './rig.js';
-import { defaultRadioRuntime, restingLeg, type RadioRuntime, type RadioStatusSource } from './types.js';
+import { defaultRadioRuntime, type RadioRuntime, type RadioStatusSource } from './types.js';
 import type { RadioSettings } from './settings.js';
-import { capabilitiesOf, shortRigName } from './rig-capabilities.js';
+import { capabilitiesOf, restingLegs } from './rig-capabilities.js';
 import type { ExternalControl, ExternalReading } from './external-control.js';
 import { notConnected, radioDisabled } from './refusals.js';
 import { EnabledArea } from '../util/enabled-area.js';
@@ -46,9 +46,8 @@ export class RadioArea extends EnabledArea<RadioService, RadioSettings> implemen
   }
   runtime(): RadioRuntime {
     if (this.current) return this.current.runtime();
-    const capabilities = capabilitiesOf(this.settings());
-    const leg = restingLeg(shortRigName(capabilities));
-    return { ...defaultRadioRuntime(), capabilities, legs: { downlink: leg, uplink: leg } };
+    const s = this.settings();
+    return { ...defaultRadioRuntime(), capabilities: capabilitiesOf(s), legs: restingLegs(s) };
   }
   session(): SessionView {
     return this.current?.session() ?? restingSessionView();

@@ -1,5 +1,5 @@
-import type { RuntimeCapabilities } from './types.js';
-import type { RigLink, RigModel } from './settings.js';
+import { restingLeg, shortRigName, type Leg, type RuntimeCapabilities } from './types.js';
+import type { RadioSettings, RigLink, RigModel } from './settings.js';
 
 // What each rig model can do, as the runtime shows it. Plain data, apart from the drivers: the
 // station shows the configured model's capabilities before radio control is ever loaded.
@@ -73,3 +73,12 @@ export function capabilitiesOf(link: Pick<RigLink, 'rig_model' | 'hamlib_model' 
 }
 
 export { shortRigName } from './types.js';
+
+/**
+ * Each side's radio while no radio is connected, from the settings alone: with an uplink radio
+ * the uplink side names it; one radio names itself on both sides.
+ */
+export function restingLegs(s: RadioSettings): { downlink: Leg; uplink: Leg } {
+  const downlink = restingLeg(shortRigName(capabilitiesOf(s)));
+  return { downlink, uplink: s.uplink_rig ? restingLeg(shortRigName(capabilitiesOf(s.uplink_rig))) : downlink };
+}

@@ -103,8 +103,9 @@ describe('two radios on /radio, /lite and the kiosk', { skip }, () => {
     assert.match(await text(page, '[data-leg="downlink"]'), /IC-705\s+connected[\s\S]*FM/);
     assert.match(await text(page, '[data-leg="uplink"]'), /IC-9700\s+connected[\s\S]*FM/);
     assert.equal(await page.locator('[data-leg-error]').count(), 0);
+    await page.getByText('connected: both radios').waitFor();
     // A direct write says which radio each side is.
-    assert.deepEqual(await page.locator('#vfo-sel option').allInnerTexts(), ['A: downlink radio (IC-705)', 'B: uplink radio (IC-9700)']);
+    assert.deepEqual(await page.locator('#vfo-sel option').allInnerTexts(), ['A ↓ IC-705', 'B ↑ IC-9700']);
     await shoot(page, 'radio-two-radios-connected');
 
     await up.pty.unplug();

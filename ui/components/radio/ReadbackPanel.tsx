@@ -105,7 +105,7 @@ export function ReadbackPanel({ r, now }: { r: Radio; now: number }) {
             Disconnect
           </button>
         ) : (
-          <button type="button" class="primary" disabled={busy || !s.settings.enabled} onClick={() => r.act('conn', '/connect', {}, 'connected, VFO A selected')}>
+          <button type="button" class="primary" disabled={busy || !s.settings.enabled} onClick={() => r.act('conn', '/connect', {}, two ? 'connected: both radios' : 'connected, VFO A selected')}>
             Connect
           </button>
         )}

@@ -32,7 +32,8 @@ interface SideRuntime {
 function sideLabel(rt: SideRuntime, vfo: 'A' | 'B'): string {
   const two = rt.capabilities?.radio.includes(' + ') && rt.legs?.uplink;
   if (!two) return vfo === 'A' ? 'A (receive)' : 'B (transmit)';
-  return vfo === 'A' ? `A: downlink radio (${rt.legs!.downlink.rig})` : `B: uplink radio (${rt.legs!.uplink!.rig})`;
+  // The select is narrow on a small screen: side, arrow and the radio's short name only.
+  return vfo === 'A' ? `A ↓ ${rt.legs!.downlink.rig}` : `B ↑ ${rt.legs!.uplink!.rig}`;
 }
 
 /**
