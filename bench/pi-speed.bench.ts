@@ -198,6 +198,51 @@ async function firstFrame(base: string): Promise<{ ms: number[]; png: string }> 
   }
 }
 
+// Counts the page's API requests (every one goes through fetch, ui/lib/api.ts).
+const API_COUNTER = `
+window.__api = 0;
+const fetch0 = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  if (String(input instanceof Request ? input.url : input).includes('/api/')) window.__api++;
+  return fetch0(input, init);
+};
+`;
+
+/**
+ * The lite screen once loaded (issue 35): /lite at 6× CPU throttling on its live socket, its API
+ * requests counted over a window; meanwhile the snapshot (the lite topic's own) is asked for four
+ * times a second by another client, its latency under the screen's real load.
+ */
+async function liteScreen(base: string): Promise<{ perMin: number; windowMs: number; snapshotMs: number[]; open: boolean }> {
+  const browser = CdpBrowser.launch();
+  try {
+    const page = await browser.newPage(480, 320);
+    await page.send('Page.addScriptToEvaluateOnNewDocument', { source: API_COUNTER });
+    await page.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING });
+    await page.send('Page.navigate', { url: `${base}/lite` });
+    const deadline = performance.now() + 60_000;
+    while ((await page.evaluate<string | null>('document.documentElement.dataset.socket ?? null')) !== 'open') {
+      if (performance.now() > deadline) throw new Error('/lite did not open its live socket in 60 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 2000)); // loaded: the first events and what they cause are over
+    await page.evaluate('window.__api = 0');
+    const windowMs = profile.quick ? 15_000 : 60_000;
+    const snapshotMs: number[] = [];
+    const end = performance.now() + windowMs;
+    while (performance.now() < end) {
+      snapshotMs.push((await timed(`${base}/api/v1/lite/snapshot`)).ms);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const count = await page.evaluate<number>('window.__api');
+    const open = (await page.evaluate<string | null>('document.documentElement.dataset.socket ?? null')) === 'open';
+    await page.close();
+    return { perMin: (count * 60_000) / windowMs, windowMs, snapshotMs, open };
+  } finally {
+    await browser.close();
+  }
+}
+
 const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 async function run(): Promise<Line[]> {
@@ -223,6 +268,27 @@ async function run(): Promise<Line[]> {
       const f = await firstFrame(srv!.base);
       return [{ name: `/lite first useful frame, Chromium at ${THROTTLING}× throttling, 480×320`, value: median(f.ms), unit: 'ms', budget: 2000, scaled: false, note: `${f.ms.length > 1 ? `median of ${f.ms.length} fresh contexts` : 'one fresh context'}; focus name and countdown shown; screenshot ${f.png}` } as BudgetLine];
     });
+    const lite = await section('/lite once loaded, on its live socket, at Pi speed', async () => {
+      const l = await liteScreen(srv!.base);
+      return [
+        {
+          name: '/lite API requests per minute once loaded (Chromium at 6× throttling, server at Pi speed)',
+          value: l.perMin,
+          unit: 'req/min',
+          budget: 0,
+          scaled: false,
+          note: `over ${l.windowMs / 1000} s after the socket opened; the socket ${l.open ? 'still open at the end' : 'NOT OPEN at the end'}; before the socket: one every 5 s`,
+        },
+        {
+          name: 'lite snapshot p99 under the lite screen\'s real load',
+          value: pct(l.snapshotMs, 99),
+          unit: 'ms',
+          budget: 20,
+          scaled: false,
+          note: `${l.snapshotMs.length} GETs of the default snapshot (the lite topic's) every 250 ms while /lite is on its socket (lite and live every 5 s); median ${median(l.snapshotMs).toFixed(1)} ms`,
+        },
+      ] as BudgetLine[];
+    });
     const throttle = cage.throttled(pid);
     const peak = peakRssMiB(pid);
     await srv.stop();
@@ -244,6 +310,7 @@ async function run(): Promise<Line[]> {
       { name: `/passes 48 h (${pass.count} passes), first after boot`, value: pass.first, unit: 'ms', budget: 300, scaled: false, note: 'every item built: guidance (a short path per pass) and JSON, in slices' },
       ...radio,
       ...frame,
+      ...lite,
       {
         name: 'longest event-loop block in the server while serving the above',
         value: loop.servingMaxMs,

@@ -1,3 +1,4 @@
+import { followLiteLines, liteLinesKey } from './station/lite-lines.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +63,8 @@ export interface AppOptions {
   lan?: Omit<LanHubDeps, 'clock'>;
   /** The rotator controller's reply and connect timeouts (tests shorten them). */
   rotatorTimeouts?: Partial<RotatorTimeouts>;
+  /** The live-events clients' pacing clock (EventHubOptions.pacing); the station's clock by default. */
+  eventsPacing?: Clock;
 }
 
 // The composition root: it builds the parts floor by floor (stores, core, devices, station,
@@ -124,7 +127,7 @@ export class App {
     this.ui = loadUi(config.uiDir ?? defaultUiDir());
     const routes = allRoutes(this.services, this.ui);
     // A new boot_id per start of the process: a page that sees another one reads everything again.
-    this.events = new EventHub({ clock, bootId: randomUUID(), sources: eventSources(this.services, routes) });
+    this.events = new EventHub({ clock, pacing: opts.eventsPacing, bootId: randomUUID(), sources: eventSources(this.services, routes) });
     this.server = new HttpServer({
       routes,
       events: this.events,
@@ -280,6 +283,7 @@ function buildStation(config: Config, clock: Clock, stores: Stores, core: Core, 
   // spec lists exactly which routes clear the cache (POST /location among them).
   const lite = new LiteService(station, liteReply);
   rotator.onChange(() => lite.invalidate()); // the lite rotator line follows LOS and faults too, not only the routes
+  followLiteLines(() => liteLinesKey(station), [(fn) => radio.onUpdate(fn), (fn) => aprs.onChange(fn)], () => lite.changedOnExpiry());
   const logbook = new LogbookArea({
     clock,
     store: stores.logbook,

@@ -238,6 +238,9 @@ export class AprsStation {
       this.receiver.receive(f);
       this.d.changed();
     });
+    made.transport.onStatus?.(() => {
+      if (this.transport === made.transport) this.d.changed();
+    });
     try {
       await made.transport.start();
     } catch (err) {

@@ -15,6 +15,12 @@ export { HubClient } from './hub-client.js';
 
 export interface EventHubOptions {
   clock: Clock;
+  /**
+   * What each client's pacing runs on (min_period, the slow-client limits); the station's clock
+   * by default. Page tests that fix the station's "now" pace on real time, so a change after the
+   * first event is not held until someone moves the fixed clock.
+   */
+  pacing?: Clock;
   /** Says which boot a client is talking to: a new one means everything must be read again. */
   bootId: string;
   sources: Record<Topic, TopicSource>;
@@ -66,7 +72,7 @@ export class EventHub {
       socket.end(CLOSE.tryAgainLater, `at most ${LIMITS.maxSockets} sockets`);
       return null;
     }
-    const c = new HubClient(socket, { clock: this.o.clock, due: (cl, t) => void this.deliver(cl, t), gone: (cl) => this.forget(cl) });
+    const c = new HubClient(socket, { clock: this.o.pacing ?? this.o.clock, due: (cl, t) => void this.deliver(cl, t), gone: (cl) => this.forget(cl) });
     this.clients.add(c);
     c.first(helloFrame(this.o.bootId, iso(this.o.clock.now())));
     return c;

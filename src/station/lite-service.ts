@@ -1,4 +1,5 @@
-import { LiteCache, type ReplyWrapper } from './lite-cache.js';
+import { LITE_CACHE_TTL_MS, LiteCache, type ReplyWrapper } from './lite-cache.js';
+import type { Timer } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { buildLiteSnapshot, type LiteRequest } from './lite-snapshot.js';
@@ -11,6 +12,7 @@ import type { StationService } from './station-service.js';
 export class LiteService<R> {
   readonly cache: LiteCache<R>;
   private readonly invalidated = new Listeners<void>(logger('lite'), 'lite invalidation');
+  private news: Timer | null = null;
 
   constructor(
     private readonly station: StationService,
@@ -33,6 +35,19 @@ export class LiteService<R> {
   invalidate(): void {
     this.cache.clear();
     this.invalidated.emit();
+  }
+
+  /**
+   * What the snapshot shows changed with no route that clears the cache (the rig's own fault): the
+   * spec names the routes that clear it, so the entries stay, and the news goes out once every
+   * entry made before now has expired (a build then shows the change), as a poll would have seen it.
+   */
+  changedOnExpiry(): void {
+    if (this.news) return;
+    this.news = this.station.deps.clock.setTimeout(() => {
+      this.news = null;
+      this.invalidated.emit();
+    }, LITE_CACHE_TTL_MS + 1);
   }
 
   /** Called at every invalidation: what the snapshot shows changed (the push hub's lite topic); returns the unsubscribe. */

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { resolve } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { FixedClock } from '../../src/util/clock.js';
+import { FixedClock, type Clock } from '../../src/util/clock.js';
 
 // The real server with its APRS transport pointed at a fake KISS TNC on 127.0.0.1 (an
 // "external TNC" in the settings). The fake frames and unframes KISS with its own few lines and
@@ -118,12 +118,13 @@ export interface AprsFixture {
 }
 
 /** Server + fake KISS TNC; APRS settings point at it; `connect` (default true) connects. */
-export async function aprsFixture(o: { now?: string; settings?: Record<string, unknown>; connect?: boolean } = {}): Promise<AprsFixture> {
+export async function aprsFixture(o: { now?: string; settings?: Record<string, unknown>; connect?: boolean; eventsPacing?: Clock } = {}): Promise<AprsFixture> {
   const tnc = new FakeKissTnc();
   await tnc.listen();
   const clock = new FixedClock(Date.parse(o.now ?? '2026-11-23T12:00:00Z'));
   const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
-  const s = await startServer({ clock, config: { uiDir } });
+  // eventsPacing: page tests pace the live socket on real time (startUiServer says why).
+  const s = await startServer({ clock, config: { uiDir }, app: { eventsPacing: o.eventsPacing } });
   const set = await s.post('/api/v1/settings/aprs', { callsign: 'G4ABC', ssid: 7, listen_only: false, kiss_host: '127.0.0.1', kiss_port: tnc.port, ...o.settings });
   if (set.status !== 200) throw new Error(`APRS settings refused: ${JSON.stringify(set.body)}`);
   if (o.connect !== false) {

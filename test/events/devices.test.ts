@@ -73,6 +73,23 @@ describe('live events: the radio topic against the rig simulator', () => {
     const e = await pushed(c, f.clock as FixedClock, (m) => m.topic === 'radio' && m.data.runtime.targets.vfo_a_freq_hz === 435_300_000);
     assert.deepEqual(e.data.settings, (await f.s.get('/api/v1/radio/state')).body.settings);
   });
+
+  it('the lite topic follows the radio line: a radio unplugged (no route said so) is pushed on lite once the cache entry expires', async () => {
+    const lite = await subscribed(f.s, ['lite'], 100);
+    const first = await lite.next((m) => m.topic === 'lite');
+    assert.equal(first.data.radioControl.connected, true);
+    await quiet(f.clock as FixedClock);
+    await f.pty.unplug();
+    await until(async () => (await f.s.get('/api/v1/radio/state')).body.runtime.connected === false, 'the unplug noticed');
+    // No route cleared the cache (the spec names those that do): the entry lives out its 15 s.
+    await settle(200);
+    assert.equal(lite.events('lite').length, 1, 'nothing while the cached snapshot is valid');
+    (f.clock as FixedClock).advance(15_001);
+    const e = await pushed(lite, f.clock as FixedClock, (m) => m.topic === 'lite' && m.data.radioControl.connected === false);
+    assert.ok(e.data.radioControl.last_error, 'the fault is on the lite line');
+    assert.equal((await f.s.get('/api/v1/lite/snapshot')).body.radioControl.connected, false, 'and on the GET');
+    lite.destroy();
+  });
 });
 
 describe('live events: APRS packets and state against a KISS TNC', () => {

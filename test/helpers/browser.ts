@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { startServer, type TestServer } from './server.js';
 import type { Config } from '../../src/config.js';
-import type { Clock } from '../../src/util/clock.js';
+import { systemClock, type Clock } from '../../src/util/clock.js';
 
 // Debian's Chromium through playwright-core (no browser download). Without it the browser
 // tests skip locally with a reason; under CI (CI=true) a missing browser is a failure.
@@ -92,7 +92,8 @@ export async function horizontalOverflow(page: Page): Promise<number> {
  */
 export function startUiServer(opts: { now?: string; clock?: Clock; config?: Partial<Config>; dataDir?: string } = {}): Promise<TestServer> {
   const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
-  return startServer({ ...opts, config: { uiDir, ...opts.config } });
+  // The pages' live socket paces on real time: "now" stays fixed, a change still reaches the page.
+  return startServer({ ...opts, config: { uiDir, ...opts.config }, app: { eventsPacing: systemClock } });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/util/clock.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ describe('/aprs when Dire Wolf fails', { skip }, () => {
     // The default ALSA device is the null PCM: a healthy Dire Wolf without a sound card.
     writeFileSync(join(home, '.asoundrc'), 'pcm.!default {\n  type null\n}\n');
     const uiDir = process.env.UI_DIR ? resolve(process.env.UI_DIR) : null;
-    [s, browser] = await Promise.all([startServer({ now: NOW, config: { uiDir }, app: { aprsTransport: { env: { HOME: home } } } }), launch()]);
+    [s, browser] = await Promise.all([startServer({ now: NOW, config: { uiDir }, app: { aprsTransport: { env: { HOME: home } }, eventsPacing: systemClock } }), launch()]);
     const set = await s.post('/api/v1/settings/aprs', { callsign: 'G4ABC', ssid: 7, audio_input_device: 'plughw:7,0', audio_output_device: 'plughw:7,0' });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     const o = await openPage(browser, VIEWPORTS[0]);
@@ -129,7 +130,8 @@ describe('/aprs when Dire Wolf fails', { skip }, () => {
     await page.locator('[data-sidecar="failing"]').waitFor();
     assert.equal(await page.locator('[data-sidecar="running"]').count(), 0);
     assert.match(await page.locator('[data-last-error]').innerText(), /Dire Wolf crashed \(SIGSEGV\)/);
-    assert.match(await page.locator('[data-tnc-retry]').innerText(), /next try in 00:01/);
+    // Pushed at once: the countdown reads the fixed time from the page's next tick.
+    await page.locator('[data-tnc-retry]', { hasText: /next try in 00:01/ }).waitFor();
     await until(async () => (await s.get('/api/v1/aprs/state')).body.runtime.output_tail.some((l: string) => l.includes('killed by SIGSEGV')), 'the crash in the output', 3000);
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });

@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/util/clock.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -32,7 +33,7 @@ describe('/aprs page with a fake KISS TNC', { skip }, () => {
   let errors: string[];
   let close: () => Promise<void>;
   before(async () => {
-    [f, browser] = await Promise.all([aprsFixture({ now: NOW, settings: { callsign: '', ssid: 0, listen_only: true }, connect: false }), launch()]);
+    [f, browser] = await Promise.all([aprsFixture({ now: NOW, settings: { callsign: '', ssid: 0, listen_only: true }, connect: false, eventsPacing: systemClock }), launch()]);
     const o = await openPage(browser, VIEWPORTS[0]);
     page = o.page;
     errors = o.problems.errors;

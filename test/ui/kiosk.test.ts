@@ -60,10 +60,11 @@ describe('/kiosk-rotator', { skip }, () => {
   const clock = () => s.clock as FixedClock;
 
   /** Sets the server's time (fresh snapshot) and opens the kiosk with the browser clock at the same moment. */
-  async function openKiosk(at = NOW, size: { width: number; height: number } = SIZES[1]) {
+  async function openKiosk(at = NOW, size: { width: number; height: number } = SIZES[1], prepare?: (o: Awaited<ReturnType<typeof openPage>>) => Promise<void>) {
     clock().set(at);
     s.app.services.invalidateLite();
     const o = await openPage(browser, size);
+    await prepare?.(o);
     await o.page.clock.install({ time: Date.parse(at) });
     await o.page.goto(s.base + '/kiosk-rotator');
     await o.page.locator('[data-corner]').waitFor();
@@ -128,7 +129,9 @@ describe('/kiosk-rotator', { skip }, () => {
       ...{ screen_state: 'armed', control_state: 'armed_waiting_aos', is_eligible: true },
     };
     mock.method(s.app.services.radio, 'session', () => session); // a pinned session without a rig
-    await page.clock.runFor(20_000); // system state (10 s poll) has the session before this dwell ends
+    // The mock has no news of its own; a real select is the radio area's news, as a settings change is.
+    assert.equal((await s.post('/api/v1/settings/radio', { poll_interval_ms: 1500 })).status, 200);
+    await page.clock.runFor(20_000); // system state (pushed, or its 10 s poll) has the session before this dwell ends
     assert.equal(await sceneOf(page), 'iss');
     await shoot(page, 'iss');
     await page.clock.runFor(18_000);
@@ -235,8 +238,22 @@ describe('/kiosk-rotator', { skip }, () => {
   });
 
   it('says so when the appliance stops answering', async () => {
-    const { context, page } = await openKiosk();
+    // The appliance goes away: its live socket drops (and cannot open again), then the polls fail.
+    let gone = false;
+    let sockets: Array<{ close(): Promise<void> }> = [];
+    const { context, page } = await openKiosk(NOW, SIZES[1], async (o) => {
+      await o.context.routeWebSocket(/\/api\/v1\/events$/, (ws) => {
+        if (gone) return void ws.close();
+        ws.connectToServer();
+        sockets.push(ws);
+      });
+    });
+    await page.waitForFunction(() => document.documentElement.dataset.socket === 'open');
+    gone = true;
     await page.route('**/api/v1/lite/snapshot*', (r) => r.abort());
+    for (const ws of sockets) await ws.close();
+    sockets = [];
+    await page.waitForFunction(() => document.documentElement.dataset.socket === 'polling');
     await page.clock.runFor(6_000);
     assert.match(await text(page, '[data-stale]'), /not answering/);
     assert.equal(await sceneOf(page), 'upcoming', 'the last data stays on screen');

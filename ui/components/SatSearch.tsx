@@ -6,7 +6,7 @@ import { usePoll } from './usePoll';
 
 /** The tracked set (lite settings), or null until it is known. */
 export function useTrackedSet(): ReadonlySet<string> | null {
-  const lite = usePoll<{ state: { tracked_sat_ids: string[] } }>('/api/v1/settings/lite', 300_000);
+  const lite = usePoll<{ state: { tracked_sat_ids: string[] } }>('/api/v1/settings/lite', 300_000, undefined, { on: ['lite'] });
   return useMemo(() => (lite.data ? new Set(lite.data.state.tracked_sat_ids) : null), [lite.data]);
 }
 

@@ -1,10 +1,9 @@
+import { useZone } from '../components/settings/useZone';
 import { prefetch } from '../lib/api';
-import type { Zone } from '../lib/time';
 import { Shell } from '../components/Shell';
 import { StaleBanner, Waiting } from '../components/StaleBanner';
 import { mount } from '../components/mount';
 import { useNow } from '../components/useNow';
-import { usePoll } from '../components/usePoll';
 import { STATE_URL, OutcomeLine, useAprs } from '../components/aprs/useAprs';
 import { AprsBar } from '../components/aprs/AprsBar';
 import { ErrorBanner } from '../components/aprs/ErrorBanner';
@@ -19,13 +18,13 @@ import './aprs.css';
 // The APRS station: a bar that stays on screen (connected, can transmit, connect/disconnect,
 // emergency stop), then transmit (gate, pass, flood guard, send), packets, target, station
 // identity, heard stations, digipeater/iGate, the stored log and the TNC. Everything comes from
-// /api/v1/aprs/state (read every 1.5 s while the page is visible) and its POST routes.
+// /api/v1/aprs/state (pushed on the live socket; read every 1.5 s while it is down and the page
+// is visible) and its POST routes.
 
 function Page() {
   const a = useAprs();
   const now = useNow();
-  const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
-  const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
+  const zone = useZone();
   const s = a.state;
   if (!s) {
     return (

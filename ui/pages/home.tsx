@@ -8,6 +8,7 @@ import type { Recommendation } from '../components/Tune';
 import { isReceiveOnly, listenText } from '../lib/guidance';
 import { mount } from '../components/mount';
 import { usePoll } from '../components/usePoll';
+import { pathFromNow, slidingPathUrl } from '../lib/path-window';
 import { useNow } from '../components/useNow';
 import { useAntenna } from '../components/rotator/useAntenna';
 import type { SystemState } from '../components/useStationState';
@@ -51,6 +52,10 @@ interface PassFilter extends PassFilterChoice {
 
 /** Choices besides the operator's own minimum (the pass filter setting, which /passes applies by default). */
 const MIN_ELEVATIONS = [0, 10, 20, 30, 45];
+/** The tracked satellites' positions: polled, or pushed, this often. */
+const LIVE_MS = 5000;
+/** The ground track shown: the next 100 minutes. */
+const GROUND_MIN = 100;
 /** Rows shown at first: a full catalogue has hundreds of passes a day, re-rendered every second. */
 const PAGE_ROWS = 30;
 
@@ -87,9 +92,12 @@ function Selected({ pass, zone, station, now, rotator }: { pass: PassRow; zone: 
   const sky = usePoll<{ items: PathPoint[] }>(
     `/api/v1/track/path?sat_id=${pass.sat_id}&start=${encodeURIComponent(new Date(start_ms).toISOString())}&minutes=${(span_s / 60).toFixed(2)}&step_seconds=${Math.max(1, Math.ceil(span_s / 60))}`,
     0,
+    undefined,
+    { on: ['passes'] },
   );
-  const ground = usePoll<{ items: PathPoint[] }>(`/api/v1/track/path?sat_id=${pass.sat_id}&minutes=100&step_seconds=60`, 60_000);
-  const track = ground.data?.items ?? [];
+  // The next 100 minutes, asked for once per block of time and drawn from now.
+  const ground = usePoll<{ items: PathPoint[] }>(slidingPathUrl(pass.sat_id, GROUND_MIN, 60, now), 60_000, undefined, { on: ['passes'] });
+  const track = ground.data ? pathFromNow(ground.data.items, now, GROUND_MIN) : [];
   const first = sky.data?.items[0];
   const last = sky.data?.items[sky.data.items.length - 1];
   return (
@@ -133,8 +141,10 @@ function Page() {
   const [sort, setSort] = useState<SortKey>('aos');
   const [selKey, setSelKey] = useState<string | null>(null);
   const [limit, setLimit] = useState(PAGE_ROWS);
-  const filter = usePoll<{ state: PassFilter }>('/api/v1/settings/pass-filter', 60_000).data?.state;
-  const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000);
+  // While the live socket is open: every settings file is news of system state; the pass list
+  // changes with the table and with the tracked set (the lite topic's news).
+  const filter = usePoll<{ state: PassFilter }>('/api/v1/settings/pass-filter', 60_000, undefined, { on: ['system'] }).data?.state;
+  const lite = usePoll<LiteSnapshot>('/api/v1/lite/snapshot', 60_000, undefined, { topic: 'lite' });
   const trackedIds = lite.data?.trackedSatIds ?? null;
   const shownScope = effectiveScope(scope, filter);
   const scoped = scopeQuery(shownScope, trackedIds);
@@ -142,11 +152,21 @@ function Page() {
     scoped === null ? null : `/api/v1/passes?hours=24&include_ongoing=true${minEl === null ? '' : `&min_max_el=${minEl}`}${scoped}`,
     60_000,
     'home-passes',
+    { on: ['passes', 'lite'] },
   );
-  const st = usePoll<SystemState & { location: { lat: number; lon: number; locator?: string } }>('/api/v1/system/state', 30_000, 'system-state');
+  const st = usePoll<SystemState & { location: { lat: number; lon: number; locator?: string } }>('/api/v1/system/state', 30_000, 'system-state', { topic: 'system' });
   const tracked = trackedIds?.join(',') ?? null;
-  const live = usePoll<Live>(tracked ? `/api/v1/live?sat_ids=${tracked}` : null, 5000);
-  const datasets = usePoll<{ catalog: { origin: string; count: number; refreshed_at: string | null } }>('/api/v1/datasets', 60_000);
+  // The live topic carries every satellite: the tracked ones are kept.
+  const live = usePoll<Live>(tracked ? `/api/v1/live?sat_ids=${tracked}` : null, LIVE_MS, undefined, {
+    topic: 'live',
+    periodMs: LIVE_MS,
+    from: (d) => {
+      const all = d as Live;
+      const ids = new Set(trackedIds);
+      return { ...all, items: all.items.filter((i) => ids.has(i.sat_id)) };
+    },
+  });
+  const datasets = usePoll<{ catalog: { origin: string; count: number; refreshed_at: string | null } }>('/api/v1/datasets', 60_000, undefined, { on: ['system'] });
 
   const zone: Zone = { name: st.data?.settings.display_timezone ?? 'UTC' };
   const { rows, hidden } = useMemo(() => {

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { IssScene } from '../components/kiosk/IssScene';
 import { PassScene, type PassView } from '../components/kiosk/PassScene';
 import { FORCED_SCENE, PHASE_FRACTION, ROTATION, SCENE_LABEL, TIMING, livePass, rotate, type RotationState, type Scene } from '../components/kiosk/rotation';
@@ -8,6 +8,9 @@ import { mount } from '../components/mount';
 import type { Recommendation } from '../components/Tune';
 import { ElementAge, StaleBanner, Waiting } from '../components/StaleBanner';
 import { usePoll, type Poll } from '../components/usePoll';
+import { useTopic } from '../components/useTopic';
+import { withLive, type LiveSamples } from '../lib/live-overlay';
+import { pathFromNow, slidingPathUrl } from '../lib/path-window';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
 import { age, clock, snapshotZone, zoneLabel } from '../lib/time';
@@ -20,7 +23,8 @@ import './kiosk-rotator.css';
 const SNAPSHOT = '/api/v1/lite/snapshot';
 const snapshotUrl = (satId: string | null) => (satId ? `${SNAPSHOT}?sat_id=${encodeURIComponent(satId)}` : SNAPSHOT);
 const OVERRIDES = '/api/v1/settings/developer-overrides';
-const ISS_PATH_URL = '/api/v1/track/path?sat_id=iss&minutes=95&step_seconds=60';
+/** The ISS's next orbit on the map. */
+const ISS_PATH_MIN = 95;
 
 /**
  * The pass scene's data: the snapshot when it focuses the satellite; else system state's active
@@ -72,16 +76,17 @@ function DebugBadge(props: { scene: Scene; o: DeveloperOverrides; polls: Record<
 function Page() {
   const now = useNow();
   // Not kept on the device: a stale forced scene after a reload would be worse than none.
-  const ovr = usePoll<{ state: DeveloperOverrides }>(OVERRIDES, TIMING.overridesPoll);
+  const ovr = usePoll<{ state: DeveloperOverrides }>(OVERRIDES, TIMING.overridesPoll, undefined, { on: ['system'] });
   const o = ovr.data?.state.enabled ? ovr.data.state : null;
-  const sys = usePoll<KioskSystemState>('/api/v1/system/state', TIMING.systemPoll, 'kiosk-system');
+  const sys = usePoll<KioskSystemState>('/api/v1/system/state', TIMING.systemPoll, 'kiosk-system', { topic: 'system' });
   // 24 h of passes is large with the "All" filter: kept in memory only, the snapshot's passes stand in until it arrives.
-  const passes = usePoll<PassesAnswer>('/api/v1/passes?hours=24', TIMING.passesPoll);
+  const passes = usePoll<PassesAnswer>('/api/v1/passes?hours=24', TIMING.passesPoll, undefined, { on: ['passes', 'lite'] });
   // The snapshot follows the satellite the pass scene shows: forced, else the one up now.
   const [snapSat, setSnapSat] = useState<string | null>(null);
-  const snap = usePoll<LiteSnapshot>(snapshotUrl(snapSat), TIMING.snapshotPoll, 'kiosk-snapshot');
+  const snap = usePoll<LiteSnapshot>(snapshotUrl(snapSat), TIMING.snapshotPoll, 'kiosk-snapshot', snapSat ? { on: ['lite'] } : { topic: 'lite' });
+  const pushed = useTopic<LiveSamples>('live', TIMING.snapshotPoll);
   const rot = useRef<RotationState | null>(null);
-  const s = snap.data;
+  const s = useMemo(() => snap.data && withLive(snap.data, pushed), [snap.data, pushed]);
   const live = livePass(s?.passes, now);
   const wantSat = o?.force_sat_id ?? live?.sat_id ?? null;
   if (wantSat !== snapSat) setSnapSat(wantSat);
@@ -91,7 +96,9 @@ function Page() {
   const forced: Scene | null = o?.force_scene ? FORCED_SCENE[o.force_scene] : o?.simulate_pass_phase ? 'pass' : null;
   rot.current = rotate(rot.current, available, now, forced !== null || live !== null);
   const scene: Scene = forced ?? (live ? 'pass' : rot.current.scene);
-  const issPath = usePoll<{ items: TrackPoint[] }>(scene === 'iss' && s?.iss.state.mode !== 'video' ? ISS_PATH_URL : null, TIMING.issPathPoll);
+  // The next orbit, asked for once per block of time (new elements: again) and drawn from now;
+  // kept while other scenes show, so the ISS scene's every turn does not ask for it again.
+  const issPath = usePoll<{ items: TrackPoint[] }>(s?.iss.issTrack && s.iss.state.mode !== 'video' ? slidingPathUrl('iss', ISS_PATH_MIN, 60, now) : null, TIMING.issPathPoll, undefined, { on: ['passes'] });
 
   if (!s) return <Waiting class="kiosk" poll={snap} now={now} />;
   const zone = snapshotZone(s.timezone);
@@ -106,7 +113,7 @@ function Page() {
   if (scene === 'pass') body = <PassScene view={view} t={simT ?? now} phase={simT !== null ? phase : null} zone={zone} rotator={sys.data?.rotatorSettings?.enabled === true} />;
   else if (scene === 'iss') {
     const next = livePass(s.passes.filter((p) => p.sat_id === 'iss'), now) ?? upcoming.find((p) => p.sat_id === 'iss' && Date.parse(p.los) > now) ?? null;
-    body = <IssScene iss={s.iss} next={next} location={s.location} path={issPath.data?.items ?? null} now={now} zone={zone} />;
+    body = <IssScene iss={s.iss} next={next} location={s.location} path={issPath.data ? pathFromNow(issPath.data.items, now, ISS_PATH_MIN) : null} now={now} zone={zone} />;
   } else if (scene === 'radio' && sys.data) body = <RadioScene sys={sys.data} rig={s.radioControl.rig} now={now} zone={zone} />;
   else if (scene === 'aprs') body = <AprsScene aprs={s.aprs} />;
   else body = <UpcomingScene passes={upcoming} now={now} zone={zone} />;

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { LiteSnapshot } from '../../src/station/lite-snapshot';
 import { mount } from '../components/mount';
 import { NightToggle } from '../components/NightToggle';
@@ -9,6 +9,8 @@ import { StatusLine } from '../components/StatusLine';
 import { Tune, type Matrix, type Recommendation } from '../components/Tune';
 import { LogQso, type LogSatellite, type PassUnderWay } from '../components/logbook/LogQso';
 import { usePoll } from '../components/usePoll';
+import { useTopic } from '../components/useTopic';
+import { withLive, type LiveSamples } from '../lib/live-overlay';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
 import { compass, deg, km, shortName } from '../lib/format';
@@ -19,8 +21,13 @@ import { aprsLine, radioLine } from '../lib/summaries';
 import { clock, countdown, dayMarker, snapshotZone, zoneLabel, type Zone } from '../lib/time';
 import './lite.css';
 
-/** Snapshot poll: the server caches it 15 s; 5 s keeps a tapped focus and pass edges prompt. */
+/**
+ * Snapshot poll while the live socket is down: the server caches it 15 s; 5 s keeps a tapped
+ * focus and pass edges prompt. While it is open the snapshot comes as the lite topic's events
+ * (a tapped focus: asked again on each), and the positions as live samples every LIVE_PERIOD_MS.
+ */
 const POLL_MS = 5000;
+const LIVE_PERIOD_MS = 5000;
 
 function focusFromUrl(): string | null {
   return new URLSearchParams(location.search).get('sat_id');
@@ -117,9 +124,10 @@ function LogSheet(props: { pass: PassUnderWay | null; own: string | null; satell
 function Page() {
   const [focus, setFocus] = useState(focusFromUrl);
   const [openLine, setOpenLine] = useState<Line | null>(null);
-  const snap = usePoll<LiteSnapshot>(snapshotUrl(focus), POLL_MS, 'lite');
+  const snap = usePoll<LiteSnapshot>(snapshotUrl(focus), POLL_MS, 'lite', focus ? { on: ['lite'] } : { topic: 'lite' });
+  const live = useTopic<LiveSamples>('live', LIVE_PERIOD_MS);
   const now = useNow();
-  const s = snap.data;
+  const s = useMemo(() => snap.data && withLive(snap.data, live), [snap.data, live]);
   const choose = (satId: string) => {
     setFocus(satId);
     history.replaceState(null, '', `?sat_id=${encodeURIComponent(satId)}`);

@@ -1,3 +1,4 @@
+import { useZone } from '../components/settings/useZone';
 import { useMemo } from 'preact/hooks';
 import { Shell } from '../components/Shell';
 import { StaleBanner, Waiting } from '../components/StaleBanner';
@@ -5,7 +6,6 @@ import { StatusBadge } from '../components/StatusBadge';
 import { mount } from '../components/mount';
 import { useNow } from '../components/useNow';
 import { usePoll } from '../components/usePoll';
-import type { Zone } from '../lib/time';
 import { useRadio, type RadioState } from '../components/radio/useRadio';
 import { controlWords } from '../lib/summaries';
 import { ReadbackPanel } from '../components/radio/ReadbackPanel';
@@ -22,8 +22,8 @@ import { withTracked } from '../lib/tracked';
 import './radio.css';
 
 // The rig: what it reads back, the pass-pinned session, apply/auto-track for a satellite,
-// direct writes, the connection. Everything comes from /api/v1/radio/state (read every 1.5 s
-// while the page is visible) and its POST routes; upcoming passes with frequency guidance
+// direct writes, the connection. Everything comes from /api/v1/radio/state (pushed on the live
+// socket; read every 1.5 s while it is down and the page is visible) and its POST routes; upcoming passes with frequency guidance
 // feed the session and satellite pickers. The antenna rotator has its panel here too (its own
 // state, /api/v1/rotator/state): the operator works the rig and points the antennas together.
 // Log QSO and the recent QSOs sit beside the readback: a QSO is logged where the rig is read.
@@ -47,16 +47,15 @@ function Page() {
   const r = useRadio();
   const rot = useRotator();
   const now = useNow();
-  const all = usePoll<{ items: UpcomingPass[] }>(ALL_PASSES, 120_000);
+  const all = usePoll<{ items: UpcomingPass[] }>(ALL_PASSES, 120_000, undefined, { on: ['passes', 'lite'] });
   const tracked = useTrackedSet();
   const trackedIds = tracked ? [...tracked].join(',') : null;
-  const ofTracked = usePoll<{ items: UpcomingPass[] }>(trackedIds ? `${PASSES}&sat_ids=${trackedIds}` : null, 120_000);
+  const ofTracked = usePoll<{ items: UpcomingPass[] }>(trackedIds ? `${PASSES}&sat_ids=${trackedIds}` : null, 120_000, undefined, { on: ['passes', 'lite'] });
   const items = useMemo(
     () => (tracked && ofTracked.data ? withTracked(all.data?.items ?? [], ofTracked.data.items, tracked) : (all.data?.items ?? [])),
     [all.data, ofTracked.data, tracked],
   );
-  const tz = usePoll<{ state: { display_timezone: string } }>('/api/v1/settings/timezone', 300_000);
-  const zone: Zone = { name: tz.data?.state.display_timezone ?? 'UTC' };
+  const zone = useZone();
   const guided = items.filter((p) => p.frequencyRecommendation);
   const s = r.state;
   const rt = s?.runtime;

@@ -77,6 +77,7 @@ export function makeTransport(s: AprsSettings, o: TransportOptions): MadeTranspo
 
 /** Dire Wolf as a child process; its KISS pseudo-terminal opened through a KissConnection, reopened on each restart. */
 export class DirewolfTransport implements AprsTransport {
+  private readonly statusFns = new Listeners<void>(log, 'transport status');
   readonly kind = 'direwolf' as const;
   private readonly tnc: TncProcess;
   private readonly frames = new FrameFanout();
@@ -103,7 +104,15 @@ export class DirewolfTransport implements AprsTransport {
       clock: o.clock,
       env: o.env ? { ...process.env, ...o.env } : undefined,
     });
-    this.tnc.onPty((path) => (this.attaching = this.attach(path)));
+    this.tnc.onPty((path) => {
+      this.attaching = this.attach(path).finally(() => this.statusFns.emit());
+      this.statusFns.emit();
+    });
+    this.tnc.onExit(() => this.statusFns.emit());
+  }
+
+  onStatus(fn: () => void): void {
+    this.statusFns.add(fn);
   }
 
   /** Each announced pseudo-terminal (a restart makes a new one) gets a fresh link; null closes it. */
@@ -116,6 +125,7 @@ export class DirewolfTransport implements AprsTransport {
     this.frames.attach(link);
     link.onClose((err) => {
       if (err) this.linkError = `KISS pseudo-terminal closed: ${err}`;
+      this.statusFns.emit();
     });
     const r = await link.open();
     if (!r.ok) {
@@ -190,6 +200,7 @@ export class DirewolfTransport implements AprsTransport {
 
 /** An operator's KISS TNC over TCP, reopened with capped backoff while wanted. */
 export class ExternalKissTransport implements AprsTransport {
+  private readonly statusFns = new Listeners<void>(log, 'transport status');
   readonly kind = 'external-kiss' as const;
   private readonly frames = new FrameFanout();
   private readonly link: TcpKissConnection;
@@ -204,7 +215,12 @@ export class ExternalKissTransport implements AprsTransport {
     this.link.onClose((err) => {
       if (err) this.lastError = `KISS TNC ${this.link.endpoint}: ${err}`;
       if (this.want) this.scheduleReconnect();
+      this.statusFns.emit();
     });
+  }
+
+  onStatus(fn: () => void): void {
+    this.statusFns.add(fn);
   }
 
   private async open(): Promise<boolean> {
@@ -212,10 +228,9 @@ export class ExternalKissTransport implements AprsTransport {
     if (r.ok) {
       this.retry.up();
       this.lastError = null;
-      return true;
-    }
-    this.lastError = `KISS TNC ${this.link.endpoint}: ${r.error}`;
-    return false;
+    } else this.lastError = `KISS TNC ${this.link.endpoint}: ${r.error}`;
+    this.statusFns.emit();
+    return r.ok;
   }
 
   private scheduleReconnect(): void {

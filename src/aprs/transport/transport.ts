@@ -54,4 +54,9 @@ export interface AprsTransport {
   send(ax25: Uint8Array): boolean;
   status(): TransportStatus;
   onFrame(fn: (ax25: Uint8Array) => void): void;
+  /**
+   * Told when status() may read otherwise without anyone asking (the sidecar exited or restarted,
+   * its pseudo-terminal came, the link closed or reopened): the station's news for the pages.
+   */
+  onStatus?(fn: () => void): void;
 }

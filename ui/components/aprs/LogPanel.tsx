@@ -32,7 +32,7 @@ const BUCKETS: Array<[AgeBucket, string]> = [
 /** The stored receive log (newest first), its exports, and clearing it by age (two presses). */
 export function LogPanel({ a, zone }: { a: Aprs; zone: Zone }) {
   const s = a.state!;
-  const log = usePoll<{ items: LogEntry[] }>(LOG_URL, 30_000);
+  const log = usePoll<{ items: LogEntry[] }>(LOG_URL, 30_000, undefined, { on: ['aprs.packets', 'aprs'] });
   const [bucket, setBucket] = useState<AgeBucket>('24h');
   const [cleared, setCleared] = useState<string | null>(null);
   // A packet received is a line in the log: read it again when the count moves.

@@ -23,7 +23,7 @@ export function StationPanel({ a }: { a: Aprs }) {
   const set = s.settings;
   const rt = s.runtime;
   // The identity's validity is system state's (the same rule the gate uses).
-  const sys = usePoll<{ stationIdentity: Identity }>('/api/v1/system/state', 30_000);
+  const sys = usePoll<{ stationIdentity: Identity }>('/api/v1/system/state', 30_000, undefined, { topic: 'system' });
   const id = sys.data?.stationIdentity ?? null;
   const [call, setCall] = useState<string | null>(null);
   const [ssid, setSsid] = useState<number | null>(null);

@@ -35,7 +35,11 @@ export function TncPanel({ a, now }: { a: Aprs; now: number }) {
   const s = a.state!;
   const rt = s.runtime;
   const external = s.settings.transport_mode === 'usb' && s.settings.kiss_host !== '';
-  const st = usePoll<TncStatus>('/api/v1/aprs/tnc/status', 60_000);
+  const st = usePoll<TncStatus>('/api/v1/aprs/tnc/status', 60_000, undefined, {
+    on: ['aprs'],
+    // Packets and counters are no news to the TNC's install and version; its settings and the sidecar's life are.
+    key: (_t, d: { settings: unknown; runtime: { sidecar_state: string; sidecar_failures: number } }) => [d.settings, d.runtime.sidecar_state, d.runtime.sidecar_failures],
+  });
   const [output, setOutput] = useState<string[]>([]);
   const install = async (path: string, key: string, done: (r: { terminal?: string; output?: string[] }) => string) => {
     try {

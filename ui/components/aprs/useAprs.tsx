@@ -24,8 +24,8 @@ export const STATE_POLL_MS = 1500;
 const TARGETS_POLL_MS = 15_000;
 
 export function useAprs() {
-  const poll = usePoll<AprsState>(STATE_URL, STATE_POLL_MS);
-  const targets = usePoll<{ items: AprsTarget[] }>('/api/v1/aprs/targets', TARGETS_POLL_MS);
+  const poll = usePoll<AprsState>(STATE_URL, STATE_POLL_MS, undefined, { topic: 'aprs' });
+  const targets = usePoll<{ items: AprsTarget[] }>('/api/v1/aprs/targets', TARGETS_POLL_MS, undefined, { on: ['aprs', 'passes'] });
   const { busy, outcome, act, say, forget } = useActions('/api/v1/aprs', () => poll.refresh());
   return { poll, state: poll.data, targets, busy, outcome, act, say, forget };
 }

@@ -71,9 +71,9 @@ export function LogQso(props: LogQsoProps) {
   // screen is most likely on a satellite, and the choice is in view to change. A page offering
   // none (/radio) leaves it to the station (its radio session), whose choice the answer names.
   const asked = chosen ?? props.pass?.sat_id ?? props.satellites?.[0]?.sat_id;
-  const station = usePoll<StationMode>(`/api/v1/logbook/qso/mode${asked ? `?sat_id=${encodeURIComponent(asked)}` : ''}`, MODE_POLL_MS);
+  const station = usePoll<StationMode>(`/api/v1/logbook/qso/mode${asked ? `?sat_id=${encodeURIComponent(asked)}` : ''}`, MODE_POLL_MS, undefined, { on: ['radio', 'logbook'] });
   const sat = asked ?? station.data?.sat_id ?? NONE;
-  const guide = usePoll<{ recommendation: Recommendation | null }>(sat ? `/api/v1/frequency-guides/recommendation?sat_id=${encodeURIComponent(sat)}&min_max_el=0` : null, GUIDE_POLL_MS);
+  const guide = usePoll<{ recommendation: Recommendation | null }>(sat ? `/api/v1/frequency-guides/recommendation?sat_id=${encodeURIComponent(sat)}&min_max_el=0` : null, GUIDE_POLL_MS, undefined, { on: ['passes', 'lite'] });
   const rec = sat && guide.data?.recommendation;
   const error = result && 'error' in result ? result.error : null;
   const fieldError = (f: string) => (error instanceof ApiError ? error.fieldMessage(f) : null);

@@ -13,7 +13,7 @@ import { pushBadge, qsoFilled, qsoTime } from './qso-text';
 const LIST_POLL_MS = 15_000;
 
 export function useLogbook(limit: number) {
-  return usePoll<{ items: QsoRecord[]; push_enabled: boolean }>(`/api/v1/logbook?limit=${limit}`, LIST_POLL_MS);
+  return usePoll<{ items: QsoRecord[]; push_enabled: boolean }>(`/api/v1/logbook?limit=${limit}`, LIST_POLL_MS, undefined, { on: ['logbook'] });
 }
 
 /** A push badge: the state in words ("not pushed (push off)" while the push is off). */

@@ -34,6 +34,6 @@ export function heardDuring(items: readonly AprsLogEntry[], pass: PassWindow, ow
 }
 
 export function useHeard(pass: PassWindow | null, own?: string | null): string[] {
-  const log = usePoll<{ items: AprsLogEntry[] }>(pass ? `/api/v1/aprs/log?limit=${HEARD_READ}` : null, HEARD_POLL_MS);
+  const log = usePoll<{ items: AprsLogEntry[] }>(pass ? `/api/v1/aprs/log?limit=${HEARD_READ}` : null, HEARD_POLL_MS, undefined, { on: ['aprs.packets'] });
   return pass && log.data ? heardDuring(log.data.items, pass, own) : [];
 }

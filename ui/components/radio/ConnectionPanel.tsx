@@ -77,6 +77,12 @@ function LinkRows(props: { name: string; link: RigLink; leg?: 'downlink' | 'upli
  * machine sees (the configured ones marked). Two radios: the downlink radio's link, then the
  * uplink radio's.
  */
+/** What of the radio topic's data the port list follows. */
+interface RadioStateKey {
+  settings: unknown;
+  runtime: { connected: boolean };
+}
+
 export function ConnectionPanel({ r }: { r: Radio }) {
   const s = r.state!;
   const rt = s.runtime;
@@ -92,7 +98,11 @@ export function ConnectionPanel({ r }: { r: Radio }) {
   }
   const serial = serialOf(main) !== null || (up !== null && serialOf(up) !== null);
   // The serial port list means nothing to radios on Wi-Fi or behind another rigctld: not polled then.
-  const ports = usePoll<{ items: Port[] }>(serial ? '/api/v1/radio/ports' : null, 30_000);
+  const ports = usePoll<{ items: Port[] }>(serial ? '/api/v1/radio/ports' : null, 30_000, undefined, {
+    on: ['radio'],
+    // A rig's every poll is no news to the port list; its settings and its connection are.
+    key: (_t, d: RadioStateKey) => [d.settings, d.runtime.connected],
+  });
   const caps = rt.capabilities;
   const list = ports.data?.items ?? [];
   const unlisted = [...devices.keys()].filter((d) => !list.some((p) => p.device === d));

@@ -21,7 +21,7 @@ export interface RadioState {
 export const STATE_POLL_MS = 1500;
 
 export function useRadio() {
-  const poll = usePoll<RadioState>('/api/v1/radio/state', STATE_POLL_MS);
+  const poll = usePoll<RadioState>('/api/v1/radio/state', STATE_POLL_MS, undefined, { topic: 'radio' });
   const { busy, outcome, act, say } = useActions('/api/v1/radio', () => poll.refresh());
   return { poll, state: poll.data, busy, outcome, act, say };
 }

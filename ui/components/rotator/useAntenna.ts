@@ -7,6 +7,6 @@ import { ROTATOR_POLL_MS } from './useRotator';
  * (the rotator is enabled and a sky plot shows): a station without a rotator polls nothing.
  */
 export function useAntenna(on: boolean) {
-  const st = usePoll<RotatorState>(on ? '/api/v1/rotator/state' : null, ROTATOR_POLL_MS);
+  const st = usePoll<RotatorState>(on ? '/api/v1/rotator/state' : null, ROTATOR_POLL_MS, undefined, { topic: 'rotator' });
   return antennaMarks(on ? st.data?.runtime : null);
 }

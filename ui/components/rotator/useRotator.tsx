@@ -10,7 +10,7 @@ import type { RotatorState } from '../../lib/rotator';
 export const ROTATOR_POLL_MS = 1000;
 
 export function useRotator() {
-  const poll = usePoll<RotatorState>('/api/v1/rotator/state', ROTATOR_POLL_MS);
+  const poll = usePoll<RotatorState>('/api/v1/rotator/state', ROTATOR_POLL_MS, undefined, { topic: 'rotator' });
   const { busy, outcome, act, forget } = useActions('/api/v1/rotator', () => poll.refresh());
   return { poll, state: poll.data, busy, outcome, act, forget };
 }

@@ -13,7 +13,7 @@ export interface AccessState {
   authorized: boolean;
 }
 
-export const useAccess = () => usePoll<AccessState>('/api/v1/access', 30_000);
+export const useAccess = () => usePoll<AccessState>('/api/v1/access', 30_000, undefined, { on: ['system'] });
 
 /** "Locked" / "Open" for a page's header: the one word that says whether the LAN can key the rig. */
 export function LockBadge(props: { access: AccessState | null }) {

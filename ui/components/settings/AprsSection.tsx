@@ -98,7 +98,7 @@ function identityWarning(id: AprsState['identity']): string | null {
 }
 
 export function AprsSection() {
-  const st = usePoll<AprsState>('/api/v1/aprs/state', 10_000);
+  const st = usePoll<AprsState>('/api/v1/aprs/state', 10_000, undefined, { topic: 'aprs' });
   const d = st.data;
   const saved = () => st.refresh();
   const form = (title: string, fields: FieldSpec[], warning?: string | null) => <ResourceForm path="/api/v1/settings/aprs" title={title} fields={fields} onSaved={saved} warning={warning} />;

@@ -55,7 +55,7 @@ const TONE: Record<Report['status'], 'ok' | 'warn' | 'bad' | 'idle'> = { fetched
  * guidance profiles come from, and the pass cache.
  */
 export function CatalogSection(props: { zone: Zone; now: number; onRefreshed?(): void }) {
-  const ds = usePoll<Datasets>('/api/v1/datasets', 30_000);
+  const ds = usePoll<Datasets>('/api/v1/datasets', 30_000, undefined, { on: ['system'] });
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<Refresh | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -142,7 +142,7 @@ function RefreshReport({ report }: { report: Refresh }) {
 
 /** Recorded catalog snapshots, newest first, and a button to record one now. */
 export function SnapshotsSection(props: { zone: Zone; /** Changes when another action recorded one. */ generation?: number }) {
-  const list = usePoll<Snapshots>('/api/v1/snapshots', 60_000);
+  const list = usePoll<Snapshots>('/api/v1/snapshots', 60_000, undefined, { on: ['system'] });
   useEffect(() => {
     if (props.generation) list.refresh();
   }, [props.generation]);

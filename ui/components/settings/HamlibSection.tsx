@@ -81,7 +81,7 @@ function Recipes(props: { s: HamlibSettings }) {
 }
 
 export function HamlibSection() {
-  const st = usePoll<HamlibSystemState>('/api/v1/system/state', 5000);
+  const st = usePoll<HamlibSystemState>('/api/v1/system/state', 5000, undefined, { topic: 'system' });
   const now = useNow();
   const s = st.data?.hamlibSettings;
   const rt = st.data?.hamlibRuntime;

@@ -53,13 +53,13 @@ function profileBody(mode: EntryMode, a: typeof EMPTY, taken: readonly string[])
 /** Location profiles (add, select, remove), manual or GPS source, and the resolved location. */
 export function LocationSection() {
   // Polled: the GPS process moves the fix (and its freshness) without the page asking.
-  const poll = usePoll<LocationState>('/api/v1/location', 10_000);
+  const poll = usePoll<LocationState>('/api/v1/location', 10_000, undefined, { on: ['system'] });
   const [posted, setPosted] = useState<{ at: number; data: LocationState } | null>(null);
   const [add, setAdd] = useState(EMPTY);
   const [mode, setMode] = useState<EntryMode>('point');
   const [error, setError] = useState<ApiError | Error | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const loc = posted && posted.at >= poll.receivedAt ? posted.data : poll.data;
+  const loc = posted && posted.at >= poll.answeredAt ? posted.data : poll.data;
   const send = async (body: unknown, done: string) => {
     setError(null);
     setNote(null);

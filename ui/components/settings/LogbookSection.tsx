@@ -146,7 +146,7 @@ function CloudlogForm() {
 
 export function LogbookSection() {
   const book = useLogbook(LISTED);
-  const st = usePoll<LogbookStatus>('/api/v1/logbook/status', 15_000);
+  const st = usePoll<LogbookStatus>('/api/v1/logbook/status', 15_000, undefined, { on: ['logbook'] });
   const remove = async (id: string) => {
     await postJson('/api/v1/logbook/qso/delete', { id });
     book.refresh();

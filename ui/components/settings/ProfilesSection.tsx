@@ -56,7 +56,7 @@ function AttributionLine({ a }: { a: Attribution }) {
 
 /** The next pass's recommendation for a satellite (min_max_el=0: any pass), read again after each change. */
 function NextPassResult({ satId, zone, generation }: { satId: string; zone: Zone; generation: number }) {
-  const r = usePoll<NextPass>(`/api/v1/frequency-guides/recommendation?sat_id=${encodeURIComponent(satId)}&min_max_el=0`, 30_000);
+  const r = usePoll<NextPass>(`/api/v1/frequency-guides/recommendation?sat_id=${encodeURIComponent(satId)}&min_max_el=0`, 30_000, undefined, { on: ['passes', 'lite'] });
   // A save or delete changes the answer now, not at the next poll.
   useEffect(() => {
     if (generation > 0) r.refresh();

@@ -45,7 +45,7 @@ interface RadioState {
 }
 
 export function RadioSection() {
-  const st = usePoll<RadioState>('/api/v1/radio/state', 10_000);
+  const st = usePoll<RadioState>('/api/v1/radio/state', 10_000, undefined, { topic: 'radio' });
   const rt = st.data?.runtime;
   // Read once: the list changes only when Hamlib is installed or upgraded.
   const models = usePoll<HamlibModels>('/api/v1/radio/hamlib-models', 3_600_000);

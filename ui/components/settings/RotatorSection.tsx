@@ -45,7 +45,7 @@ const TRACKING_FIELDS: FieldSpec[] = [
 ];
 
 export function RotatorSection() {
-  const st = usePoll<RotatorState>('/api/v1/rotator/state', 10_000);
+  const st = usePoll<RotatorState>('/api/v1/rotator/state', 10_000, undefined, { topic: 'rotator' });
   const rt = st.data?.runtime;
   const saved = () => st.refresh();
   return (

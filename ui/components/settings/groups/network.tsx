@@ -7,7 +7,7 @@ const NET_FIELDS: FieldSpec[] = [{ name: 'offline', label: 'Offline', help: 'On:
 
 /** The offline switch, and whether the appliance is online now and why (switch, no interface). */
 export default function NetworkGroup() {
-  const net = usePoll<{ online: boolean; reason: string }>('/api/v1/network', 30_000);
+  const net = usePoll<{ online: boolean; reason: string }>('/api/v1/network', 30_000, undefined, { on: ['lite'] });
   return (
     <>
       {net.data && (
