@@ -221,7 +221,7 @@ async function liteScreen(base: string): Promise<{ perMin: number; windowMs: num
     await page.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING });
     await page.send('Page.navigate', { url: `${base}/lite` });
     const deadline = performance.now() + 60_000;
-    while ((await page.evaluate<string | null>('document.documentElement.dataset.socket ?? null')) !== 'open') {
+    while ((await page.evaluate<string | null>('document.documentElement?.dataset.socket ?? null')) !== 'open') {
       if (performance.now() > deadline) throw new Error('/lite did not open its live socket in 60 s');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -235,7 +235,7 @@ async function liteScreen(base: string): Promise<{ perMin: number; windowMs: num
       await new Promise((r) => setTimeout(r, 250));
     }
     const count = await page.evaluate<number>('window.__api');
-    const open = (await page.evaluate<string | null>('document.documentElement.dataset.socket ?? null')) === 'open';
+    const open = (await page.evaluate<string | null>('document.documentElement?.dataset.socket ?? null')) === 'open';
     await page.close();
     return { perMin: (count * 60_000) / windowMs, windowMs, snapshotMs, open };
   } finally {
