@@ -43,7 +43,8 @@ export class LiteService<R> {
    * entry made before now has expired (a build then shows the change), as a poll would have seen it.
    */
   changedOnExpiry(): void {
-    if (this.news) return;
+    // Nobody follows the lite news (no page on the socket): nothing to tell, no timer.
+    if (this.news || this.invalidated.size === 0) return;
     this.news = this.station.deps.clock.setTimeout(() => {
       this.news = null;
       this.invalidated.emit();

@@ -147,6 +147,8 @@ describe('dist/bench.mjs --pi-speed from a copied artifact', { skip: capSkip }, 
       '/passes 48 h, first after boot': [300, 'ms'],
       'radio pair apply (POST /radio/pair), IC-705 simulator at 115200 baud': [1500, 'ms'],
       '/lite first useful frame, Chromium at 6× throttling, 480×320': [2000, 'ms'],
+      '/lite API requests per minute once loaded (Chromium at 6× throttling, server at Pi speed)': [0, 'req/min'],
+      "lite snapshot p99 under the lite screen's real load": [20, 'ms'],
       'longest event-loop block in the server while serving the above': [200, 'ms'],
     });
     for (const l of suite.lines) assert.ok(Number.isFinite(l.value) && l.value > 0, `${l.name}: ${l.value}`);
