@@ -151,7 +151,8 @@ describe('dist/bench.mjs --pi-speed from a copied artifact', { skip: capSkip }, 
       "lite snapshot p99 under the lite screen's real load": [20, 'ms'],
       'longest event-loop block in the server while serving the above': [200, 'ms'],
     });
-    for (const l of suite.lines) assert.ok(Number.isFinite(l.value) && l.value > 0, `${l.name}: ${l.value}`);
+    // Every figure measured; a count of requests may rightly be none.
+    for (const l of suite.lines) assert.ok(Number.isFinite(l.value) && (l.unit === 'req/min' ? l.value >= 0 : l.value > 0), `${l.name}: ${l.value}`);
     // The cap was in force: the note names the cgroup or scope and says how often it throttled.
     assert.match(r.out, /^\| boot to \/health with a persisted pass table \| [\d.]+ ms \| ≤ 3000 ms \| (ok|OVER) · one boot; table loaded from disk; (cgroup v[12]|systemd-run)/m);
     assert.match(r.out, /throttled [1-9]\d* of \d+ periods/);
