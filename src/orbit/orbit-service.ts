@@ -44,6 +44,7 @@ export class OrbitEngine implements OrbitService {
   private liveSamples: (LiveSample | null | undefined)[] = [];
   private readonly liveTf = new TimeFrame();
   private readonly pathTf = new TimeFrame();
+  private readonly sampleTf = new TimeFrame();
   private readonly ground = new Float64Array(GROUND_SIZE);
   private readonly st = new Float64Array(6);
   private readonly lk = new Float64Array(LOOK_SIZE);
@@ -167,8 +168,19 @@ export class OrbitEngine implements OrbitService {
     return { second_ms, items };
   }
 
+  /**
+   * One satellite at the whole second of at_ms. The second the live cache holds is read from it;
+   * any other (the rotator's planner walking a pass, up to 241 seconds of it) is computed on its
+   * own frame, never throwing away the catalogue-sized cache that /live serves.
+   */
   sample(sat_id: string, at_ms: number): LiveSample | null {
-    return this.live(at_ms, [sat_id])[0] ?? null;
+    const sec = Math.floor(at_ms / 1000) * 1000;
+    if (sec === this.liveSecond) return this.live(at_ms, [sat_id])[0] ?? null;
+    const { prop } = this.orbits();
+    const i = prop.index.get(sat_id);
+    if (i === undefined) return null;
+    this.sampleTf.set(sec, true);
+    return this.liveSample(prop, i, this.frame(), this.sampleTf);
   }
 
   path(sat_id: string, from_ms: number, minutes: number, step_seconds: number): PathPoint[] {

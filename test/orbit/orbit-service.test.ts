@@ -63,6 +63,22 @@ test('live samples: one computation per second shared by every caller', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+test('a sample at another second (the rotator planner walking a pass) leaves the live cache alone', () => {
+  const dir = tmpDataDir();
+  const { e } = engine(dir);
+  const a = e.live(T0 + 100);
+  const later = [60_000, 61_000, 600_000].map((dt) => e.sample('iss', T0 + dt + 500)!);
+  const b = e.live(T0 + 200);
+  assert.equal(b.length, a.length);
+  assert.ok(b.every((s, k) => s === a[k]), 'the very same objects: the second was not rebuilt');
+  assert.equal(e.sample('iss', T0 + 300), a.find((s) => s.sat_id === 'iss'), 'the cached second is read from the cache');
+  // The same numbers the live cache gives at those seconds.
+  const { e: fresh } = engine(dir);
+  for (const [k, dt] of [60_000, 61_000, 600_000].entries()) assert.deepEqual(later[k], fresh.live(T0 + dt, ['iss'])[0]);
+  assert.equal(e.sample('nope', T0 + 60_000), null);
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test('path: both ends included, same numbers as a live sample at the same instant', () => {
   const dir = tmpDataDir();
   const { e } = engine(dir);
