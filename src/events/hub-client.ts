@@ -1,5 +1,5 @@
 import { iso, type Clock, type Timer } from '../util/clock.js';
-import { CLOSE, LIMITS, eventFrame, type Topic } from './protocol.js';
+import { CLOSE, LIMITS, eventFrame, type EventFrameWriter, type Topic } from './protocol.js';
 import type { TopicData } from './topic-feed.js';
 
 // One socket as the hub sees it: its subscriptions (min_period throttle with a leading edge, seq
@@ -12,7 +12,8 @@ export type SendOutcome = 'sent' | 'buffered' | 'dropped';
 
 /** The socket, as the HTTP layer adapts it. */
 export interface HubSocket {
-  send(text: string): SendOutcome;
+  /** A text frame: a string, or its UTF-8 bytes (valid only during the call: copied, or sent at once). */
+  send(frame: string | Uint8Array): SendOutcome;
   /** Bytes buffered in user space, not yet taken by the kernel. */
   bufferedAmount(): number;
   /** Closes with a close frame (code, reason); the adapter then reports the close to the hub. */
@@ -38,6 +39,8 @@ export const REPLY_QUEUE = 16;
 
 export interface ClientHooks {
   clock: Clock;
+  /** The hub's one scratch for state events (see EventFrameWriter). */
+  frames: EventFrameWriter;
   /** A state topic is due for this client now (throttle passed, or it can take data again). */
   due(c: HubClient, topic: Topic): void;
   /** The client closed (by us or by the peer): drop its subscriptions. */
@@ -107,7 +110,7 @@ export class HubClient {
     sub.seq++;
     sub.sentVersion = snap.version;
     sub.lastSentAt = this.h.clock.now();
-    if (this.write(eventFrame(topic, sub.seq, snap.ts, snap.json)) === 'dropped') {
+    if (this.write(this.h.frames.write(topic, sub.seq, snap.ts, snap.bytes)) === 'dropped') {
       // Not sent after all: the newest data goes when the client reads again.
       sub.sentVersion = 0;
       this.pending.add(topic);
@@ -209,7 +212,7 @@ export class HubClient {
     return this.blocked;
   }
 
-  private write(frame: string): SendOutcome {
+  private write(frame: string | Uint8Array): SendOutcome {
     const out = this.socket.send(frame);
     const buffered = this.socket.bufferedAmount();
     if (out !== 'sent' || buffered > 0) this.block();

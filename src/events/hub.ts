@@ -1,7 +1,7 @@
 import { iso, type Clock } from '../util/clock.js';
 import { logger, type Logger } from '../util/logger.js';
 import { HubClient, type HubSocket } from './hub-client.js';
-import { CLOSE, LIMITS, TOPICS, helloFrame, parseClientFrame, pongFrame, resultFrame, type ClientRequest, type Topic } from './protocol.js';
+import { CLOSE, EventFrameWriter, LIMITS, TOPICS, helloFrame, parseClientFrame, pongFrame, resultFrame, type ClientRequest, type Topic } from './protocol.js';
 import { TopicFeed, type StateSource, type StreamSource, type TopicSource } from './topic-feed.js';
 
 // The push hub (issue 35): sockets subscribe to topics; each topic follows its service's own change
@@ -43,6 +43,7 @@ export class EventHub {
   private readonly streams = new Map<Topic, Stream>();
   private readonly subscribers = new Map<Topic, Set<HubClient>>();
   private readonly scheduled = new Set<Topic>();
+  private readonly frames = new EventFrameWriter();
   private readonly log: Logger;
   private readonly defer: (fn: () => void) => void;
   private stopped = false;
@@ -72,7 +73,7 @@ export class EventHub {
       socket.end(CLOSE.tryAgainLater, `at most ${LIMITS.maxSockets} sockets`);
       return null;
     }
-    const c = new HubClient(socket, { clock: this.o.pacing ?? this.o.clock, due: (cl, t) => void this.deliver(cl, t), gone: (cl) => this.forget(cl) });
+    const c = new HubClient(socket, { clock: this.o.pacing ?? this.o.clock, frames: this.frames, due: (cl, t) => void this.deliver(cl, t), gone: (cl) => this.forget(cl) });
     this.clients.add(c);
     c.first(helloFrame(this.o.bootId, iso(this.o.clock.now())));
     return c;

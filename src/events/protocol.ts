@@ -104,3 +104,25 @@ export const pongFrame = (id: RequestId): string => JSON.stringify({ id, type: '
  */
 export const eventFrame = (topic: Topic, seq: number, ts: string, data: string): string =>
   `{"type":"event","topic":"${topic}","seq":${seq},"ts":"${ts}","data":${data}}`;
+
+/**
+ * eventFrame's bytes, written into one scratch buffer the hub reuses: a state topic's data is
+ * encoded once per change (TopicData.bytes) and only copied per client, so 64 clients of the live
+ * samples (~19 KB a second each) make no per-client string, flattening or UTF-8 encoding. The view
+ * returned is valid until the next call: the socket copies it when it sends (uWS does).
+ */
+export class EventFrameWriter {
+  private buf = Buffer.allocUnsafe(32 * 1024);
+
+  write(topic: Topic, seq: number, ts: string, data: Uint8Array): Uint8Array {
+    // The head is ASCII (a topic name, digits, an ISO time): latin1 writes it byte for byte.
+    const head = `{"type":"event","topic":"${topic}","seq":${seq},"ts":"${ts}","data":`;
+    const size = head.length + data.length + 1;
+    if (size > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(size, this.buf.length * 2));
+    let n = this.buf.write(head, 0, 'latin1');
+    this.buf.set(data, n);
+    n += data.length;
+    this.buf[n++] = 0x7d; // }
+    return this.buf.subarray(0, n);
+  }
+}

@@ -31,6 +31,8 @@ export type TopicSource = StateSource | StreamSource;
 export interface TopicData {
   version: number;
   json: string;
+  /** json as UTF-8, encoded once per change: what every client's frame copies. */
+  bytes: Uint8Array;
   ts: string;
 }
 
@@ -107,7 +109,7 @@ export class TopicFeed {
     }
     if (out.kind === 'error') this.o.log.warn(`${this.o.what}: data not built (${out.message}); the last stays`);
     else if (out.kind === 'data' && out.json !== this.snapshot?.json && this.stopWatching) {
-      this.snapshot = { version: ++this.version, json: out.json, ts: iso(at) };
+      this.snapshot = { version: ++this.version, json: out.json, bytes: Buffer.from(out.json, 'utf8'), ts: iso(at) };
     }
     return this.snapshot;
   }

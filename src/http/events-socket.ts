@@ -31,7 +31,8 @@ const OUTCOME: Record<number, SendOutcome> = { 0: 'buffered', 1: 'sent', 2: 'dro
 function hubSocket(ws: uWS.WebSocket<SocketData>): HubSocket {
   const data = ws.getUserData();
   return {
-    send: (text) => (data.gone ? 'dropped' : OUTCOME[ws.send(text, false, false)] ?? 'dropped'),
+    // uWS copies what it sends (to the kernel or its own buffer) before send returns.
+    send: (frame) => (data.gone ? 'dropped' : OUTCOME[ws.send(frame, false, false)] ?? 'dropped'),
     bufferedAmount: () => (data.gone ? 0 : ws.getBufferedAmount()),
     end: (code, reason) => {
       if (!data.gone) ws.end(code, reason);

@@ -15,7 +15,8 @@ class StuckSocket implements HubSocket {
   closed: { code: number; reason: string } | null = null;
   /** Takes frames until `accept` is false, then buffers them (uWS's user-space buffer). */
   accept = true;
-  send(text: string): SendOutcome {
+  send(frame: string | Uint8Array): SendOutcome {
+    const text = typeof frame === 'string' ? frame : Buffer.from(frame).toString('utf8');
     this.frames.push(text);
     if (this.accept) return 'sent';
     this.buffered += text.length;
