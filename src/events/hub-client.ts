@@ -90,6 +90,11 @@ export class HubClient {
   changed(topic: Topic): void {
     const sub = this.subs.get(topic);
     if (!sub || sub.timer || this.closed) return;
+    // Not reading: the topic waits by name (its newest data goes once the client reads), no timer.
+    if (this.isBlocked()) {
+      this.pending.add(topic);
+      return;
+    }
     const wait = sub.lastSentAt + sub.minPeriodMs - this.h.clock.now();
     if (wait <= 0) return this.h.due(this, topic);
     sub.timer = this.h.clock.setTimeout(() => {
