@@ -133,11 +133,19 @@ export async function runChild<T>(suite: string, child: string, args: string[] =
 // BENCH_CHILD_FLAGS adds node flags to the child (`--cpu-prof --cpu-prof-dir=DIR`: NODE_OPTIONS refuses those).
 const childFlags = (): string[] => process.env.BENCH_CHILD_FLAGS?.split(' ').filter(Boolean) ?? [];
 
-/** runChild without blocking this process: for a child that talks to something this process serves. */
-export async function runChildAsync<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}): Promise<T> {
+/** A command line rewritten to run inside something (the Pi-speed cage). */
+export type CommandWrap = (cmd: string, args: string[]) => { cmd: string; args: string[] };
+
+/**
+ * runChild without blocking this process: for a child that talks to something this process
+ * serves, or one run inside `wrap` (the Pi-speed cage).
+ */
+export async function runChildAsync<T>(suite: string, child: string, args: string[] = [], env: Record<string, string> = {}, wrap?: CommandWrap): Promise<T> {
   const script = await childEntry();
   const rt = deployedRuntime();
-  const c = spawn(process.execPath, [...rt.flags, ...childFlags(), script, '--child', suite, child, ...args], { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const line = { cmd: process.execPath, args: [...rt.flags, ...childFlags(), script, '--child', suite, child, ...args] };
+  const { cmd, args: argv } = wrap ? wrap(line.cmd, line.args) : line;
+  const c = spawn(cmd, argv, { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   c.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-1 << 20)));

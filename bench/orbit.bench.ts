@@ -1,6 +1,6 @@
 import { ownPeakRssMiB } from './peak-rss.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,13 +111,36 @@ function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Preloaded into the server (node --require) for its heap figures (issue 36): every GC pause from
+ * the start (PerformanceObserver 'gc'), and on SIGUSR2 the heap's object count from a heap snapshot
+ * (its node_count), written as JSON beside the snapshot.
+ */
+const HEAP_PROBE = `
+const { PerformanceObserver } = require('node:perf_hooks');
+const v8 = require('node:v8');
+const fs = require('node:fs');
+let maxMs = 0, count = 0, kind = 0;
+new PerformanceObserver((l) => { for (const e of l.getEntries()) { count++; if (e.duration > maxMs) { maxMs = e.duration; kind = e.detail ? e.detail.kind : 0; } } }).observe({ entryTypes: ['gc'] });
+process.on('SIGUSR2', () => {
+  const dir = process.env.SATSTATION_HEAP_PROBE_DIR;
+  const file = v8.writeHeapSnapshot(dir + '/heap.heapsnapshot');
+  const head = fs.readFileSync(file, 'latin1').slice(0, 4096);
+  const nodes = Number(/"node_count":(\\d+)/.exec(head)[1]);
+  fs.rmSync(file);
+  fs.writeFileSync(dir + '/heap.json', JSON.stringify({ gcMaxMs: maxMs, gcKind: kind, gcCount: count, heapObjects: nodes, heapUsedMiB: process.memoryUsage().heapUsed / 1048576 }));
+});
+`;
+
 /** Starts the server bundle as deployed; resolves with the child and the ms from spawn to the first /health 200. */
-async function bootServer(server: string, dataDir: string, port: number) {
+async function bootServer(server: string, dataDir: string, port: number, probeDir?: string) {
   const t0 = performance.now();
   const rt = deployedRuntime();
-  const child = spawn(process.execPath, [...rt.flags, server], {
+  const probe = probeDir ? ['--require', join(probeDir, 'heap-probe.cjs')] : [];
+  if (probeDir) writeFileSync(join(probeDir, 'heap-probe.cjs'), HEAP_PROBE);
+  const child = spawn(process.execPath, [...rt.flags, ...probe, server], {
     cwd: spawnCwd(),
-    env: { ...process.env, ...rt.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { ...process.env, ...rt.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SATSTATION_HEAP_PROBE_DIR: probeDir ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -149,6 +172,18 @@ async function stopChild(child: ReturnType<typeof spawn>) {
   await done;
 }
 
+/** Issue 36's target for the heap's objects once the long-lived bulk lives in typed arrays: half of the ~148k measured before. */
+const HEAP_OBJECTS_BUDGET = 75_000;
+
+interface HeapFigures {
+  gcMaxMs: number;
+  /** PerformanceEntry detail.kind of the longest: 1 minor, 2 major, 4 incremental, 8 weak callbacks. */
+  gcKind: number;
+  gcCount: number;
+  heapObjects: number;
+  heapUsedMiB: number;
+}
+
 /**
  * Steady-state RSS of the built server with its tables (full profile: it needs 30 s of quiet),
  * then boot time with the table on disk (median of five; one boot in the quick profile).
@@ -160,10 +195,12 @@ async function serverFigures() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-server-'));
   try {
     const port = await freePort();
-    const first = await bootServer(server, dataDir, port);
+    const probeDir = mkdtempSync(join(tmpdir(), 'bench-heap-'));
+    const first = await bootServer(server, dataDir, port, quick ? undefined : probeDir);
     const base = `http://127.0.0.1:${port}`;
     await (await fetch(`${base}/api/v1/passes?include_all_sats=true&hours=48`)).text(); // waits for the table
     let rss: { steady: number; afterLoad: number } | null = null;
+    let heap: HeapFigures | null = null;
     if (!quick) {
       for (let k = 0; k < 20; k++) {
         await (await fetch(`${base}/api/v1/live`)).text();
@@ -175,7 +212,12 @@ async function serverFigures() {
       const afterLoad = rssMiB(first.child.pid!);
       for (let k = 0; k < 30; k++) await sleep(1000);
       rss = { steady: rssMiB(first.child.pid!), afterLoad };
+      first.child.kill('SIGUSR2');
+      const file = join(probeDir, 'heap.json');
+      for (let k = 0; k < 600 && !existsSync(file); k++) await sleep(100);
+      heap = JSON.parse(readFileSync(file, 'utf8')) as HeapFigures;
     }
+    rmSync(probeDir, { recursive: true, force: true });
     await stopChild(first.child);
     // Boot with the table on disk, the median (one boot is at the mercy of the shared CPU).
     const boots: number[] = [];
@@ -189,7 +231,7 @@ async function serverFigures() {
       await stopChild(b.child);
     }
     const bootMs = boots.sort((x, y) => x - y)[Math.floor(n / 2)];
-    return { rss, bootMs, boots: n, loaded };
+    return { rss, heap, bootMs, boots: n, loaded };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -238,20 +280,34 @@ function activeTableFigures() {
   );
 }
 
+/** The 48 h table and its plain baseline, medians in one process: the figure's two halves. */
+async function tableSpeedup(prop: Propagator, plainRuns: number): Promise<{ ours: number; plain: number | null; passes: number }> {
+  const recs = Array.from({ length: prop.size }, (_, i) => prop.rec(i)).filter((r): r is SatRec => r !== null);
+  let passes = 0;
+  const ours = await medianMs('48 h table (ours)', () => {
+    passes = ourTable(prop, T0, T0 + 48 * H).size;
+  }, { iterations: 10, quickIterations: 3 });
+  const plain = plainRuns > 0 ? await medianMs('48 h table (plain baseline)', () => plainTable(recs, T0, T0 + 48 * H), { iterations: plainRuns, quickIterations: plainRuns, time: 1 }) : null;
+  return { ours, plain, passes };
+}
+
+/** The Pi-speed run's child (bench/pi-speed.bench.ts runs it inside the cage); `quick`: one baseline run. */
+async function tableSpeedupChild(mode?: string): Promise<void> {
+  setLogLevel('warn');
+  const r = await tableSpeedup(new Propagator(bundledCatalog().satellites), mode === 'quick' ? 1 : 3);
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+}
+
 export const orbitSuite: Suite = {
   name: 'orbit engine: passes, live samples, server',
-  children: { 'active-table': ([tle]) => activeTableChild(tle) },
+  children: { 'active-table': ([tle]) => activeTableChild(tle), 'table-speedup': ([mode]) => tableSpeedupChild(mode) },
   async run() {
     const cat = bundledCatalog();
     const prop = new Propagator(cat.satellites);
     const recs = cat.satellites.map((_, i) => prop.rec(i)!).filter(Boolean);
     const n = prop.size;
-    let passes = 0;
-    const ours = await medianMs('48 h table (ours)', () => {
-      passes = ourTable(prop, T0, T0 + 48 * H).size;
-    }, { iterations: 10, quickIterations: 3 });
     // The baseline's speed-up is a ratio of two runs in this process (about the same on any CPU): full profile only.
-    const plain = profile.quick ? null : await medianMs('48 h table (plain baseline)', () => plainTable(recs, T0, T0 + 48 * H), { iterations: 3, time: 1 });
+    const { ours, plain, passes } = await tableSpeedup(prop, profile.quick ? 0 : 3);
 
     const engine = new OrbitEngine({
       clock: new FixedClock(T0),
@@ -280,6 +336,29 @@ export const orbitSuite: Suite = {
         });
       } else {
         lines.push({ name: 'server steady-state RSS, everything disabled', skipped: '--quick leaves out the 30 s of quiet it needs' });
+      }
+      if (f.heap) {
+        // Issue 36: what every mark step walks, and the longest pause it costs; before and after
+        // the long-lived bulk moves into typed arrays.
+        const KIND: Record<number, string> = { 1: 'a scavenge', 2: 'a mark-compact', 4: 'an incremental marking step', 8: 'weak callbacks' };
+        lines.push(
+          {
+            name: 'server heap objects at steady state, everything disabled (a heap snapshot\'s node count)',
+            value: f.heap.heapObjects,
+            unit: 'objects',
+            budget: HEAP_OBJECTS_BUDGET,
+            note: `heap used ${f.heap.heapUsedMiB.toFixed(1)} MiB; taken after the loads and 30 s of quiet`,
+          },
+          {
+            name: 'longest GC pause in the server, from its start to steady state (PerformanceObserver gc)',
+            value: f.heap.gcMaxMs,
+            unit: 'ms',
+            budget: 10,
+            note: `${f.heap.gcCount} collections; the longest ${KIND[f.heap.gcKind] ?? `of kind ${f.heap.gcKind}`}`,
+          },
+        );
+      } else {
+        lines.push({ name: 'server heap objects and longest GC pause', skipped: '--quick leaves out the steady state they need' });
       }
       lines.push({
         name: 'boot to /health with a persisted pass table',

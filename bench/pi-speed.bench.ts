@@ -17,7 +17,7 @@ import { spawnServer, type SpawnedServer } from '../test/helpers/spawn-server.js
 import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { CdpBrowser } from './cdp-pipe.js';
-import { deployedRuntime, describeRuntime } from './child-bundle.js';
+import { deployedRuntime, describeRuntime, runChildAsync } from './child-bundle.js';
 import { needCommand, needDir, needProc, serverBundle, spawnCwd, unitText } from './env.js';
 import { profile, section, type BudgetLine, type Line, type Suite } from './harness.js';
 import { PERIOD_US, piCage, QUOTA_US, type PiCage } from './pi-cage.js';
@@ -293,6 +293,20 @@ async function run(): Promise<Line[]> {
     const peak = peakRssMiB(pid);
     await srv.stop();
     srv = null;
+    // After the server: the child has the cage's tenth of a core to itself.
+    const table = await section('the 48 h pass table and its plain baseline, one child process inside the cage', async () => {
+      const r = await runChildAsync<{ ours: number; plain: number; passes: number }>('orbit', 'table-speedup', profile.quick ? ['quick'] : [], {}, (cmd, args) => cage.wrap(cmd, args));
+      return [
+        {
+          name: '48 h table speed-up over the plain satellite.js baseline, same process, at a tenth of one core',
+          value: r.plain / r.ours,
+          unit: '×',
+          budget: 12,
+          kind: 'min',
+          note: `ours ${r.ours.toFixed(0)} ms, the baseline ${r.plain.toFixed(0)} ms (${r.passes} passes of the bundled catalogue)`,
+        } as BudgetLine,
+      ];
+    });
     const loop = JSON.parse(readFileSync(join(place.probeDir, `${pid}.json`), 'utf8')) as { bootMaxMs: number | null; servingMaxMs: number };
     const caged = `${cage.how}; ${describeRuntime()}`;
     const lines: Line[] = [
@@ -311,6 +325,7 @@ async function run(): Promise<Line[]> {
       ...radio,
       ...frame,
       ...lite,
+      ...table,
       {
         name: 'longest event-loop block in the server while serving the above',
         value: loop.servingMaxMs,
