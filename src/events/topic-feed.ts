@@ -6,8 +6,11 @@ import type { Logger } from '../util/logger.js';
 // subscribes, and builds the topic's data (the body of its GET route) at most once per change, the
 // text shared by every client. A build that fails keeps the last data; nothing here throws.
 
-/** What a topic's builder gives: its data as JSON text, or none yet (the pass table before its first build). */
-export type Built = { kind: 'data'; json: string } | { kind: 'none' } | { kind: 'error'; message: string };
+/**
+ * What a topic's builder gives: its data as JSON text in UTF-8 (the GET route's body as it is, no
+ * decode), or none yet (the pass table before its first build).
+ */
+export type Built = { kind: 'data'; bytes: Uint8Array } | { kind: 'none' } | { kind: 'error'; message: string };
 
 /** A topic whose state is built from its GET route and pushed when it changes. */
 export interface StateSource {
@@ -30,9 +33,8 @@ export type TopicSource = StateSource | StreamSource;
 /** The data as last built: `version` rises only when the text changed. */
 export interface TopicData {
   version: number;
-  json: string;
-  /** json as UTF-8, encoded once per change: what every client's frame copies. */
-  bytes: Uint8Array;
+  /** The data's JSON in UTF-8, kept once per change: what every client's frame copies. */
+  bytes: Buffer;
   ts: string;
 }
 
@@ -116,8 +118,9 @@ export class TopicFeed {
       out = { kind: 'error', message: errorMessage(err) };
     }
     if (out.kind === 'error') this.o.log.warn(`${this.o.what}: data not built (${out.message}); the last stays`);
-    else if (out.kind === 'data' && out.json !== this.snapshot?.json && this.stopWatching) {
-      this.snapshot = { version: ++this.version, json: out.json, bytes: Buffer.from(out.json, 'utf8'), ts: iso(at) };
+    else if (out.kind === 'data' && this.stopWatching && !(this.snapshot && this.snapshot.bytes.equals(out.bytes))) {
+      // A copy: a route's body may be a view of bytes its cache reuses.
+      this.snapshot = { version: ++this.version, bytes: Buffer.from(out.bytes), ts: iso(at) };
     }
     return this.snapshot;
   }

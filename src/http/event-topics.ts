@@ -21,7 +21,7 @@ export function routeBody(routes: readonly RouteDef[], path: string): () => Prom
     const out = await route.handler({ query, body: undefined, accept: 'application/json', acceptEncoding: '', path, credentials: null });
     if (out instanceof StreamReply) return { kind: 'error', message: `GET ${path} streams its answer` };
     const body = out instanceof RawReply ? out.body : jsonText(out);
-    return { kind: 'data', json: typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') };
+    return { kind: 'data', bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : body };
   };
 }
 
@@ -72,6 +72,6 @@ function passTableBuilt(s: Services): () => Built {
     const t = s.orbit.table.current();
     if (!t) return { kind: 'none' };
     if (made?.table !== t) made = { table: t, at: s.clock.now() };
-    return { kind: 'data', json: JSON.stringify({ generated_at: iso(made.at), count: t.size }) };
+    return { kind: 'data', bytes: Buffer.from(JSON.stringify({ generated_at: iso(made.at), count: t.size }), 'utf8') };
   };
 }
