@@ -283,7 +283,7 @@ function buildStation(config: Config, clock: Clock, stores: Stores, core: Core, 
   // spec lists exactly which routes clear the cache (POST /location among them).
   const lite = new LiteService(station, liteReply);
   rotator.onChange(() => lite.invalidate()); // the lite rotator line follows LOS and faults too, not only the routes
-  followLiteLines(() => liteLinesKey(station), [(fn) => radio.onUpdate(fn), (fn) => aprs.onChange(fn)], () => lite.changedOnExpiry());
+  followLiteLines(() => liteLinesKey(station), [(fn) => radio.onUpdate(fn), (fn) => aprs.onChange(fn)], () => lite.changedOnExpiry(), () => lite.followed);
   const logbook = new LogbookArea({
     clock,
     store: stores.logbook,

@@ -20,10 +20,19 @@ export function liteLinesKey(s: StationService): string {
   ]);
 }
 
-/** Calls `changed` when a notification leaves the lines saying something else; returns the unsubscribe. */
-export function followLiteLines(key: () => string, news: readonly Subscribe[], changed: () => void): () => void {
-  let last = key();
+/**
+ * Calls `changed` when a notification leaves the lines saying something else; returns the
+ * unsubscribe. The lines are read only while `followed()` (someone follows the lite news): the rig
+ * notifies at every poll, and nobody to tell is no reason to build their key. A notification once
+ * someone follows again counts as a change (what changed meanwhile was never compared).
+ */
+export function followLiteLines(key: () => string, news: readonly Subscribe[], changed: () => void, followed: () => boolean = () => true): () => void {
+  let last: string | null = followed() ? key() : null;
   return listenAll(() => {
+    if (!followed()) {
+      last = null;
+      return;
+    }
     const k = key();
     if (k === last) return;
     last = k;

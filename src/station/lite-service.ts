@@ -44,11 +44,16 @@ export class LiteService<R> {
    */
   changedOnExpiry(): void {
     // Nobody follows the lite news (no page on the socket): nothing to tell, no timer.
-    if (this.news || this.invalidated.size === 0) return;
+    if (this.news || !this.followed) return;
     this.news = this.station.deps.clock.setTimeout(() => {
       this.news = null;
       this.invalidated.emit();
     }, LITE_CACHE_TTL_MS + 1);
+  }
+
+  /** Someone follows the lite news (a page on the push hub's lite topic). */
+  get followed(): boolean {
+    return this.invalidated.size > 0;
   }
 
   /** Called at every invalidation: what the snapshot shows changed (the push hub's lite topic); returns the unsubscribe. */
