@@ -1,8 +1,8 @@
 import { iso, type Clock } from '../util/clock.js';
 import { logger, type Logger } from '../util/logger.js';
-import { HubClient, type HubSocket, type Subscription } from './hub-client.js';
+import { HubClient, type HubSocket } from './hub-client.js';
 import { CLOSE, EventFrameWriter, LIMITS, TOPICS, helloFrame, parseClientFrame, pongFrame, resultFrame, type ClientRequest, type Topic } from './protocol.js';
-import { TopicFeed, type StateSource, type StreamSource, type TopicData, type TopicSource } from './topic-feed.js';
+import { TopicFeed, type StateSource, type StreamSource, type TopicSource } from './topic-feed.js';
 
 // The push hub (issue 35): sockets subscribe to topics; each topic follows its service's own change
 // notifications while anyone listens, builds its data once per change and hands the same text to
@@ -73,7 +73,7 @@ export class EventHub {
       socket.end(CLOSE.tryAgainLater, `at most ${LIMITS.maxSockets} sockets`);
       return null;
     }
-    const c = new HubClient(socket, { clock: this.o.pacing ?? this.o.clock, frames: this.frames, due: (cl, t) => this.deliver(cl, t), gone: (cl) => this.forget(cl) });
+    const c = new HubClient(socket, { clock: this.o.pacing ?? this.o.clock, frames: this.frames, due: (cl, t) => void this.deliver(cl, t), gone: (cl) => this.forget(cl) });
     this.clients.add(c);
     c.first(helloFrame(this.o.bootId, iso(this.o.clock.now())));
     return c;
@@ -99,7 +99,7 @@ export class EventHub {
         }
         c.reply(resultFrame(req.id));
         // Each state topic's current data right after the result (a stream has none).
-        for (const t of req.topics) if (this.feeds.has(t)) this.deliver(c, t, true);
+        for (const t of req.topics) if (this.feeds.has(t)) void this.deliver(c, t, true);
     }
   }
 
@@ -165,8 +165,14 @@ export class EventHub {
     for (const t of c.subs.keys()) this.leave(t, c);
   }
 
-  /** Sends a state topic's newest data to one client (`force`: even the version it has, as after a subscribe). */
-  private deliver(c: HubClient, topic: Topic, force = false): void {
+  /**
+   * Sends a state topic's newest data to one client (`force`: even the version it has, as after a
+   * subscribe). Always through the feed's promise, even when the data is settled: a subscription
+   * replaced meanwhile (an unsubscribe and a subscribe in the same breath, as a page does when a
+   * part changes its query) then gets only its own first event, not the old one's as well, which
+   * a page would take for news.
+   */
+  private async deliver(c: HubClient, topic: Topic, force = false): Promise<void> {
     const sub = c.subs.get(topic);
     const feed = this.feeds.get(topic);
     if (!sub || !feed || c.closed) return;
@@ -174,21 +180,14 @@ export class EventHub {
       sub.again = force || sub.again === 'subscribed' ? 'subscribed' : 'changed';
       return;
     }
-    const ready = feed.settled();
-    if (ready !== undefined) return this.hand(c, topic, sub, ready, force);
     sub.delivering = true;
-    void feed.current().then((snap) => {
-      sub.delivering = false;
-      if (!c.closed && c.subs.get(topic) === sub) this.hand(c, topic, sub, snap, force);
-    });
-  }
-
-  /** The data read: sent if newer than what the client has; then whatever came meanwhile. */
-  private hand(c: HubClient, topic: Topic, sub: Subscription, snap: TopicData | null, force: boolean): void {
+    const snap = await feed.current();
+    sub.delivering = false;
+    if (c.closed || c.subs.get(topic) !== sub) return;
     if (snap && (force || snap.version > sub.sentVersion)) c.sendState(topic, snap);
     const again = sub.again;
     sub.again = null;
-    if (again === 'subscribed') this.deliver(c, topic, true);
+    if (again === 'subscribed') void this.deliver(c, topic, true);
     else if (again === 'changed') c.changed(topic);
   }
 }

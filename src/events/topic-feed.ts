@@ -88,14 +88,6 @@ export class TopicFeed {
     this.dirty = true;
   }
 
-  /**
-   * The data when it is current and no build is under way (undefined otherwise: ask current()).
-   * A change fans out to every subscriber; this spares each of them a promise.
-   */
-  settled(): TopicData | null | undefined {
-    return this.dirty || this.building ? undefined : this.snapshot;
-  }
-
   /** The current data: built now when it changed since (callers meanwhile share one build). */
   current(): Promise<TopicData | null> {
     if (!this.dirty) return this.building ?? Promise.resolve(this.snapshot);

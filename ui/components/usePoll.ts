@@ -129,12 +129,13 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
           }, live.periodMs),
         );
       } else {
-        // A topic's first event after the socket opens is its state, not news: news only to an
-        // answer from well before then (the page polled while the socket was down).
+        // A topic's first event after the socket opens, and the first of any fresh subscription
+        // (LiveHandler's `state`), is its state, not news: news only to an answer from well before
+        // then (the page polled while the socket was down).
         const first = new Set<Topic>();
         const keys = new Map<Topic, string>();
         const gap = Math.min(ON_GAP_MS.max, Math.max(ON_GAP_MS.min, intervalMs));
-        const news = (t: Topic, d: unknown) => {
+        const news = (t: Topic, d: unknown, state: boolean) => {
           if (!alive) return;
           const k = feed.current && 'key' in feed.current && feed.current.key ? JSON.stringify(feed.current.key(t, d) ?? null) : null;
           if (k !== null) {
@@ -142,7 +143,7 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
             keys.set(t, k);
             if (same) return;
           }
-          if (!first.has(t)) {
+          if (!first.has(t) || state) {
             first.add(t);
             if (askedAt >= socket.openedAt - FRESH_MS) return;
           }
@@ -162,7 +163,7 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
         };
         // Followed once the first ask is under way (below): an open socket hands over a topic's state at once.
         followOn = () => {
-          for (const t of live.on) unfollow.push(socket.subscribe(t, (d) => news(t, d)));
+          for (const t of live.on) unfollow.push(socket.subscribe(t, (d, state) => news(t, d, state)));
         };
         unfollow.push(socket.onOpen(() => first.clear()));
       }

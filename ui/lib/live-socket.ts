@@ -9,7 +9,13 @@ import { EVENTS_PATH, type Topic } from '../../src/events/protocol';
 // closed after SILENT_MS, so the page polls instead of showing frozen data.
 
 export type { Topic };
-export type LiveHandler = (data: unknown) => void;
+/**
+ * `state`: the event is the first of a fresh subscription (seq 1 of a state topic): the topic's
+ * state as the station had it when the subscribe arrived, not news of a change. A page that drops
+ * a topic and takes it again (a part changing its query) may also get the old subscription's first
+ * event, sent before the station read the unsubscribe: both are state.
+ */
+export type LiveHandler = (data: unknown, state: boolean) => void;
 
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
@@ -24,6 +30,7 @@ export const MIN_PERIOD_MS = 250;
 interface ServerFrame {
   type?: string;
   topic?: Topic;
+  seq?: number;
   data?: unknown;
   boot_id?: string;
 }
@@ -63,7 +70,7 @@ export class LiveSocket {
       this.periods.set(topic, periodMs);
       // A new topic, or a shorter period (the hub sends its current data again).
       if (this.isOpen) this.send({ type: 'subscribe', topics: [topic], min_period_ms: periodMs });
-    } else if (this.latest.has(topic)) fn(this.latest.get(topic));
+    } else if (this.latest.has(topic)) fn(this.latest.get(topic), true);
     set.add(fn);
     this.ensure();
     return () => {
@@ -114,8 +121,10 @@ export class LiveSocket {
       return;
     }
     if (f.type === 'event' && f.topic) {
-      if (f.topic !== 'aprs.packets') this.latest.set(f.topic, f.data);
-      for (const fn of this.handlers.get(f.topic) ?? []) fn(f.data);
+      const stream = f.topic === 'aprs.packets';
+      if (!stream) this.latest.set(f.topic, f.data);
+      const state = !stream && f.seq === 1;
+      for (const fn of this.handlers.get(f.topic) ?? []) fn(f.data, state);
     } else if (f.type === 'hello') this.hello(ws, f.boot_id ?? '');
   }
 
