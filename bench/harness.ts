@@ -77,15 +77,22 @@ export interface MedianOpts {
   iterations?: number;
   /** Minimum samples in the quick profile (default: the lesser of `iterations` and 5). */
   quickIterations?: number;
+  /**
+   * Whether tinybench warms the task up first (default true). Its full-profile warm-up is at least
+   * 16 runs whatever warmupTime says: for a task of a second at the Pi-speed cage's tenth of a core
+   * that is minutes. A caller that has already run the task by hand says false.
+   */
+  warmup?: boolean;
 }
 
 /** Median of a tinybench task in milliseconds. The quick profile measures for at most 100 ms after a short warm-up. */
 export async function medianMs(name: string, fn: () => unknown | Promise<unknown>, opts: MedianOpts = {}): Promise<number> {
   const time = opts.time ?? 500;
   const iterations = opts.iterations ?? 10;
+  const warmup = opts.warmup ?? true;
   const bench = profile.quick
-    ? new Bench({ time: Math.min(time, 100), iterations: opts.quickIterations ?? Math.min(iterations, 5), warmupTime: 20, warmupIterations: 1 })
-    : new Bench({ time, iterations, warmupTime: 100 });
+    ? new Bench({ time: Math.min(time, 100), iterations: opts.quickIterations ?? Math.min(iterations, 5), warmup, warmupTime: 20, warmupIterations: 1 })
+    : new Bench({ time, iterations, warmup, warmupTime: 100 });
   bench.add(name, fn);
   await bench.run();
   const r = bench.tasks[0].result as any;

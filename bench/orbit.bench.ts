@@ -290,8 +290,8 @@ async function tableSpeedup(prop: Propagator, plainRuns: number): Promise<{ ours
   if (plainRuns > 0) plainTable(recs, T0, T0 + 48 * H);
   const ours = await medianMs('48 h table (ours)', () => {
     passes = ourTable(prop, T0, T0 + 48 * H).size;
-  }, { iterations: 10, quickIterations: 3 });
-  const plain = plainRuns > 0 ? await medianMs('48 h table (plain baseline)', () => plainTable(recs, T0, T0 + 48 * H), { iterations: plainRuns, quickIterations: plainRuns, time: 1 }) : null;
+  }, { iterations: 10, quickIterations: 3, warmup: false });
+  const plain = plainRuns > 0 ? await medianMs('48 h table (plain baseline)', () => plainTable(recs, T0, T0 + 48 * H), { iterations: plainRuns, quickIterations: plainRuns, time: 1, warmup: false }) : null;
   return { ours, plain, passes };
 }
 
