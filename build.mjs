@@ -254,7 +254,26 @@ async function buildUi() {
   record(join(uiOut, 'sw.js'));
   manifest.sw = { path: '/sw.js', version };
   writeFileSync(join(uiOut, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  writeGzipTwins(uiOut);
   return over;
+}
+
+/**
+ * Each served file's level-9 gzip twin beside it (`app-X.js.gz`), made here once instead of on
+ * the Pi after every boot, where it was ~0.5 s of a tenth of a core competing with the first
+ * requests (src/http/ui-pages.ts reads the twins; a file without one is compressed on first ask).
+ * Below GZIP_MIN_BYTES a twin saves too little to matter (the same bound as the server's).
+ */
+function writeGzipTwins(dir) {
+  const GZIP_MIN_BYTES = 512;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) writeGzipTwins(p);
+    else if (!name.endsWith('.gz') && !name.endsWith('.map') && name !== 'manifest.json') {
+      const body = readFileSync(p);
+      if (body.length > GZIP_MIN_BYTES) writeFileSync(`${p}.gz`, gzipSync(body, { level: 9 }));
+    }
+  }
 }
 
 const t0 = performance.now();

@@ -158,7 +158,6 @@ export class App {
     } finally {
       this.listened(); // a failed boot must not leave the table's stop() waiting on it
     }
-    void this.ui?.compress(); // a request that comes first makes its own
     log.info(`listening on ${this.opts.config.host}:${this.port} (data ${this.opts.config.dataDir}, low-power ${this.opts.config.lowPower})`);
     return this.port;
   }

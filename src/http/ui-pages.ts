@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { nextTurn } from '../util/loop-slices.js';
 import { logger } from '../util/logger.js';
 import { AppError } from '../util/errors.js';
 import { RawReply, route, type RouteDef } from './route.js';
@@ -60,32 +59,30 @@ export interface UiBundle {
   pages: Map<string, { html: Buffer; readonly gzip: Buffer | null }>;
   /** Each page's script and styles, for pages whose HTML is made elsewhere (/docs). */
   entries: Map<string, PageEntry>;
-  /**
-   * Makes every gzip twin not yet asked for, one per turn of the event loop (once; later calls
-   * return the same promise). The app calls it after listen.
-   */
-  compress(): Promise<void>;
 }
 
-/** Below this a gzip twin saves too little to matter. */
+/** Below this a gzip twin saves too little to matter (build.mjs writes no twin either). */
 const GZIP_MIN_BYTES = 512;
 
 /**
- * A file's gzip twin, made when first asked for (a request) or by compress(), whichever comes
- * first. Level-9 gzip of every asset at boot was ~20 ms of it here (far more on the Pi) that no
- * /health or API answer needs; one asset at a time is a few ms.
+ * A file's gzip twin: the one build.mjs wrote beside it (`.gz`, level 9), else made when first
+ * asked for. Compressing every asset after each boot was ~50 ms of CPU here, half a second of a
+ * tenth of a core on the Pi, competing with the first requests; a page's HTML (made here from
+ * the manifest) is a few KB at the default level, ~0.1 ms on its first request.
  */
 class GzipTwin {
-  private made: Buffer | null = null;
   constructor(
     readonly body: Buffer,
     private readonly level: number,
+    private made: Buffer | null = null,
   ) {}
 
   get gzip(): Buffer {
     return (this.made ??= gzipSync(this.body, { level: this.level }));
   }
 }
+
+const readIfThere = (path: string): Buffer | null => (existsSync(path) ? readFileSync(path) : null);
 
 /** dist/ui next to the bundle, or the repo's dist/ui when running from source. */
 export function defaultUiDir(): string {
@@ -94,7 +91,7 @@ export function defaultUiDir(): string {
   return candidates.find((d) => existsSync(join(d, 'manifest.json'))) ?? candidates[0];
 }
 
-/** Reads the built pages into memory once (they are small); their gzip twins are made later (GzipTwin). */
+/** Reads the built pages and their gzip twins into memory once (they are small). */
 export function loadUi(uiDir: string): UiBundle | null {
   const manifestPath = join(uiDir, 'manifest.json');
   if (!existsSync(manifestPath)) {
@@ -102,14 +99,13 @@ export function loadUi(uiDir: string): UiBundle | null {
     return null;
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-  const twins: GzipTwin[] = [];
   const assets = new Map<string, StaticAsset>();
   const addAsset = (urlPath: string, cacheControl = 'public, max-age=31536000, immutable') => {
     if (assets.has(urlPath)) return;
-    const body = readFileSync(join(uiDir, urlPath.replace(/^\/(assets\/)?/, '')));
+    const file = join(uiDir, urlPath.replace(/^\/(assets\/)?/, ''));
+    const body = readFileSync(file);
     const ext = urlPath.slice(urlPath.lastIndexOf('.'));
-    const twin = body.length > GZIP_MIN_BYTES ? new GzipTwin(body, 9) : null;
-    if (twin) twins.push(twin);
+    const twin = body.length > GZIP_MIN_BYTES ? new GzipTwin(body, 9, readIfThere(`${file}.gz`)) : null;
     assets.set(urlPath, {
       body,
       get gzip() {
@@ -128,7 +124,6 @@ export function loadUi(uiDir: string): UiBundle | null {
     entries.set(name, { js: p.js, css: p.css, imports: p.imports });
     const html = Buffer.from(pageHtml(name, p));
     const twin = new GzipTwin(html, -1);
-    twins.push(twin);
     pages.set(name, {
       html,
       get gzip() {
@@ -138,14 +133,7 @@ export function loadUi(uiDir: string): UiBundle | null {
   }
   // The service worker is unhashed (its URL is its identity) and revalidated on every load.
   if (manifest.sw) addAsset(manifest.sw.path, 'no-cache');
-  let compressing: Promise<void> | null = null;
-  const compressAll = async () => {
-    for (const t of twins) {
-      await nextTurn(); // requests in between are answered at once
-      void t.gzip; // made now unless a request already asked for it
-    }
-  };
-  return { assets, pages, entries, compress: () => (compressing ??= compressAll()) };
+  return { assets, pages, entries };
 }
 
 /** The icon inline, so no page asks for it over the network (nothing to fail offline). */

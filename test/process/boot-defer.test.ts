@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startServer, tmpDataDir, type TestServer } from '../helpers/server.js';
+import { defaultUiDir } from '../../src/http/ui-pages.js';
 
 // Issue 24: the boot to /health defers what no first request needs. The persisted pass table is
 // read after listen (its /passes and the lite snapshot wait for it, as for a cold table), and the
-// pages' gzip twins are made after listen or on first request. What the tests pin is the order
+// assets' gzip twins come from the build (a page's HTML is compressed on its first request). What the tests pin is the order
 // and that the first answers are the same as from a server that had the table in memory.
 
 const PASSES = '/api/v1/passes?hours=48&include_all_sats=true';
@@ -75,5 +77,7 @@ describe('boot: the persisted pass table loads after listen', () => {
     const gz = await rawGet(s.base + js, { 'accept-encoding': 'gzip' });
     assert.equal(gz.enc, 'gzip');
     assert.ok(gunzipSync(gz.body).equals((await rawGet(s.base + js, {})).body));
+    // The build's own twin, byte for byte: nothing was compressed on this server for it.
+    assert.ok(gz.body.equals(readFileSync(join(defaultUiDir(), js.replace(/^\/assets\//, '')) + '.gz')));
   });
 });
