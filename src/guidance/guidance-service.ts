@@ -9,7 +9,9 @@ import { chooseRates, phaseTargets, ratesFromPath, type RangeRateSource } from '
 import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
 import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
 import { type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
-import { notFound } from '../util/errors.js';
+import { errorMessage, notFound } from '../util/errors.js';
+import { join } from 'node:path';
+import { encodePassRates, PASS_RATES_FILE, readPassRates, writePassRates, type PassRateEntry } from './pass-rates-file.js';
 import { operatorEntry, OperatorProfileStore } from './operator-profiles.js';
 import { keepLostProfiles, mergeProfileSources, type KeptProfile, type ProfileSource } from './profile-set.js';
 import { curatedCorrections } from './transmitters/bundled.js';
@@ -18,8 +20,11 @@ import { parseTransmitters, type SkippedRecord } from './transmitters/record.js'
 
 const log = logger('guidance');
 
-/** Passes whose phase range rates are kept; a day of passes for a full tracked set fits, and it never grows past this. */
-const PASS_CACHE_MAX = 512;
+/**
+ * Passes whose phase range rates are kept: the /passes warm-up's whole horizon (at most 1000
+ * items) and the passes under way fit, and it never grows past this.
+ */
+const PASS_CACHE_MAX = 2048;
 
 export interface GuidanceOptions {
   selected_column_index?: number | null;
@@ -103,11 +108,21 @@ export class GuidanceService {
   private memoryOperator: { entry: ProfileEntry; saved_at: string }[] = [];
   /** Phase range rates per pass (null: the path gave nothing, fall back to the live track). */
   private passRates = new Map<string, PhaseRates | null>();
+  /** Rates read back from the last run's file, made into PhaseRates when a pass first asks (pass-rates-file.ts). */
+  private savedRates = new Map<string, readonly number[] | null>();
+  /** Whether passRates holds rates computed since the file was last written. */
+  private ratesDirty = false;
+  private ratesLoaded = false;
 
   readonly name = 'guidance';
 
   constructor(private readonly deps: GuidanceDeps) {
     this.operator = deps.dataDir ? new OperatorProfileStore(deps.dataDir) : null;
+  }
+
+  /** Keeps the rates computed since the last write (a stop during the /passes warm-up keeps what it got to). */
+  async stop(): Promise<void> {
+    await this.persistPassRates(Number.NEGATIVE_INFINITY);
   }
 
   /** Validates and indexes the profiles at boot, so a skipped entry is logged then rather than on the first request. */
@@ -149,6 +164,7 @@ export class GuidanceService {
     this.index = indexProfiles(this.entries, catalog);
     this.indexedCatalog = catalog;
     this.passRates.clear();
+    this.savedRates.clear();
     for (const e of this.index.unresolved) log.debug(() => `profile ${e.name} (norad ${e.norad_id}) has no satellite in the catalog`);
     return this.index;
   }
@@ -288,13 +304,53 @@ export class GuidanceService {
       const key = `${sat_id}|${pass.aos_ms}|${pass.los_ms}`;
       let cached = this.passRates.get(key);
       if (cached === undefined) {
-        cached = this.pathRates(sat_id, pass);
+        const saved = this.savedRates.get(key);
+        if (saved !== undefined) {
+          this.savedRates.delete(key);
+          cached = saved && phaseRates(saved, pass);
+        } else {
+          cached = this.pathRates(sat_id, pass);
+          this.ratesDirty = true;
+        }
         if (this.passRates.size >= PASS_CACHE_MAX) this.passRates.delete(this.passRates.keys().next().value!);
         this.passRates.set(key, cached);
       }
       fromPath = cached;
     }
     return chooseRates(fromPath, fromPath ? null : (this.deps.orbit.sample(sat_id, now_ms)?.range_rate_km_s ?? null));
+  }
+
+  /**
+   * Reads the rates the last run kept (once; a no-op without a data dir). Called after listen,
+   * before the /passes warm-up: ~1000 passes' rates cost a JSON parse instead of 5000 propagations.
+   */
+  loadPassRates(): void {
+    if (this.ratesLoaded || !this.deps.dataDir) return;
+    this.ratesLoaded = true;
+    const version = this.deps.catalog.current().version;
+    this.profiles(); // a later first call would clear what is read now
+    const r = readPassRates(join(this.deps.dataDir, PASS_RATES_FILE), version);
+    for (const [key, rates] of r.entries ?? []) if (!this.passRates.has(key)) this.savedRates.set(key, rates);
+    log.debug(() => `pass rates from the last run: ${r.note}`);
+  }
+
+  /**
+   * Keeps the rates of passes that end after `now_ms` for the next start, when some were computed
+   * since the last write. Never throws: a failed write leaves the next start to compute them.
+   */
+  async persistPassRates(now_ms: number): Promise<void> {
+    if (!this.ratesDirty || !this.deps.dataDir) return;
+    this.ratesDirty = false;
+    const entries: PassRateEntry[] = [];
+    const ends = (key: string) => Number(key.slice(key.lastIndexOf('|') + 1)) > now_ms;
+    for (const [key, r] of this.passRates) if (ends(key)) entries.push([key, r ? r.range_rate_km_s : null]);
+    for (const [key, r] of this.savedRates) if (ends(key)) entries.push([key, r]);
+    try {
+      await writePassRates(join(this.deps.dataDir, PASS_RATES_FILE), encodePassRates(this.deps.catalog.current().version, entries));
+    } catch (err) {
+      this.ratesDirty = true;
+      log.warn(`pass rates not kept: ${errorMessage(err)}`);
+    }
   }
 
   /**
@@ -316,4 +372,9 @@ export class GuidanceService {
       return null;
     }
   }
+}
+
+/** Rates read back from the file, with the phase targets of the pass they belong to. */
+function phaseRates(range_rate_km_s: readonly number[], pass: PassEvent): PhaseRates {
+  return { range_rate_km_s, target: phaseTargets(pass.aos_ms, pass.los_ms).map((t) => iso(Math.round(t))) };
 }

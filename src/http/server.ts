@@ -14,6 +14,7 @@ import { parseOr400, validationError } from './validate.js';
 import type { EventHub } from '../events/hub.js';
 import { EVENTS_PATH } from '../events/protocol.js';
 import { eventsBehavior } from './events-socket.js';
+import { noteRequest } from '../util/loop-slices.js';
 
 const log = logger('http');
 
@@ -167,6 +168,7 @@ export class HttpServer {
   }
 
   private onRequest(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
+    noteRequest(); // background warm-ups stand back while requests come (src/util/loop-slices.ts)
     // Everything from req must be read now: it is invalid after the first await.
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl();

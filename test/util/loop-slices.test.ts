@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { drainSliced, eventLoopSlicer, runSliced, waitingSlices } from '../../src/util/loop-slices.js';
+import { drainSliced, eventLoopSlicer, noteRequest, quietSlicer, runSliced, waitingSlices } from '../../src/util/loop-slices.js';
 
 /** Burns ms of this thread: a step of real CPU work. */
 function busy(ms: number): void {
@@ -102,5 +102,35 @@ describe('sliced work takes turns with the event loop', () => {
     assert.ok(events.indexOf('turn') < events.indexOf('after long'), events.join(','));
     assert.ok(events.indexOf('turn') > events.indexOf('long'), events.join(','));
     assert.deepEqual(events.slice(mark), ['short', 'after short']);
+  });
+});
+
+// Background warm-ups (the /passes items after each pass table) stand back while requests come:
+// at a tenth of a core a slice can take a whole CFS period's quota from the request behind it.
+describe('background slices wait for a quiet spell without requests', () => {
+  it('no slice runs while requests keep coming; the work goes on once they stop', async () => {
+    const slicer = quietSlicer(100, 5);
+    let steps = 0;
+    const started = performance.now();
+    noteRequest();
+    // A request every 10 ms for 150 ms.
+    const requests = setInterval(noteRequest, 10);
+    setTimeout(() => clearInterval(requests), 150);
+    const stepsWhile: number[] = [];
+    const watch = setInterval(() => stepsWhile.push(steps), 20);
+    await runSliced(
+      () => {
+        busy(0.5);
+        return ++steps < 40;
+      },
+      { ...slicer, sliceMs: 1 },
+      1,
+    );
+    clearInterval(watch);
+    const took = performance.now() - started;
+    assert.equal(steps, 40);
+    // The job's first slice runs at once; the next only after the requests stopped and 100 ms of quiet.
+    assert.ok(stepsWhile.slice(0, 5).every((n) => n <= 2), `steps while requests came: ${stepsWhile.slice(0, 5)}`);
+    assert.ok(took >= 150 + 100, `done after ${took.toFixed(0)} ms`);
   });
 });

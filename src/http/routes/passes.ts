@@ -84,8 +84,11 @@ export function passesRoutes(s: Services): RouteDef[] {
           include_ongoing: false,
           limit: MAX_PASS_ITEMS,
         });
+        // The items' costly part, each pass's phase range rates, as the last run kept them.
+        s.guidance.loadPassRates();
         // In the background's short slices: a request meanwhile builds what is not warm yet itself.
         await drainSliced(bytes.warm(s.catalog.current(), passes, now, (p) => passItem(s, p, now)), backgroundSlicer);
+        await s.guidance.persistPassRates(now);
       })
       // A warm-up that fails leaves the first answer to build its items, as before.
       .catch((err) => log.warn(`warming /passes items failed: ${errorMessage(err)}`));

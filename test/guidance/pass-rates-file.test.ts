@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { decodePassRates, encodePassRates, PASS_RATES_FILE, readPassRates } from '../../src/guidance/pass-rates-file.js';
+import { startServer, tmpDataDir } from '../helpers/server.js';
+
+// Each pass's phase range rates (five propagations) are kept across restarts: the /passes
+// warm-up after boot then costs a file read instead of ~5000 propagations at a tenth of a core.
+
+describe('the pass rates file', () => {
+  it('reads back what was written, for its catalog only; bad entries are left out, a bad file is unusable', () => {
+    const text = encodePassRates('c1', [
+      ['iss|1000|2000', [1, 2, 3, 4, 5]],
+      ['so-50|3000|4000', null],
+    ]);
+    assert.deepEqual(decodePassRates(text, 'c1'), { kind: 'entries', entries: [['iss|1000|2000', [1, 2, 3, 4, 5]], ['so-50|3000|4000', null]] });
+    assert.deepEqual(decodePassRates(text, 'c2'), { kind: 'unusable', why: 'for catalog c1' });
+    assert.equal(decodePassRates('{"format":1', 'c1').kind, 'unusable');
+    assert.equal(decodePassRates('[1,2]', 'c1').kind, 'unusable');
+    const mixed = JSON.stringify({ format: 1, catalog_version: 'c1', entries: [['a|1|2', [1, 2, 3]], ['b|1|2', [1, 2, 3, 4, 'x']], [5, null], ['c|1|2', [1, 2, 3, 4, 5]]] });
+    assert.deepEqual(decodePassRates(mixed, 'c1'), { kind: 'entries', entries: [['c|1|2', [1, 2, 3, 4, 5]]] });
+    const dir = tmpDataDir('satstation-pass-rates-');
+    assert.deepEqual(readPassRates(join(dir, PASS_RATES_FILE), 'c1'), { entries: null, note: 'no file yet' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('guidance keeps its pass rates across a restart', () => {
+  const dataDir = tmpDataDir('satstation-pass-rates-app-');
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const NOW = '2026-08-22T12:00:00Z';
+
+  /** The next rs-44 pass and the range rate guidance reads for its middle, on a fresh server. */
+  async function midRate(): Promise<{ rate: number; rows: unknown; key: string; version: string }> {
+    const s = await startServer({ dataDir, now: NOW });
+    try {
+      await s.app.services.orbit.table.ready();
+      const g = s.app.services.guidance;
+      g.loadPassRates();
+      const pass = s.app.services.orbit.currentOrNextPass('rs-44', s.clock.now())!;
+      const r = g.recommend('rs-44', (pass.aos_ms + pass.los_ms) / 2, { pass })!;
+      assert.equal(r.track.range_rate_source, 'path');
+      return { rate: r.track.range_rate_km_s, rows: r.matrix!.rows, key: `rs-44|${pass.aos_ms}|${pass.los_ms}`, version: s.app.services.catalog.current().version };
+    } finally {
+      await s.stop(); // the stop keeps what was computed
+    }
+  }
+
+  it('a restart reads the rates the last run computed and gives the same guidance; a file for another catalog is ignored', async () => {
+    const first = await midRate();
+    const file = join(dataDir, PASS_RATES_FILE);
+    assert.ok(existsSync(file), 'the stop kept the rates');
+    const kept = decodePassRates(readFileSync(file, 'utf8'), first.version);
+    assert.equal(kept.kind, 'entries');
+    const entry = kept.kind === 'entries' ? kept.entries.find(([k]) => k === first.key) : undefined;
+    assert.ok(entry?.[1], `the pass ${first.key} is in the file`);
+    assert.equal(entry[1][2], first.rate, 'the middle phase reads the third rate');
+
+    const again = await midRate();
+    assert.deepEqual(again, first, 'the same guidance from the file');
+
+    // A rate only the file can have: the restart reads it, not a fresh propagation.
+    writeFileSync(file, encodePassRates(first.version, [[first.key, [1, 2, 3.5, 4, 5]]]));
+    assert.equal((await midRate()).rate, 3.5);
+    // The same file for another catalog: computed again.
+    writeFileSync(file, encodePassRates('another-catalog', [[first.key, [1, 2, 3.5, 4, 5]]]));
+    assert.equal((await midRate()).rate, first.rate);
+  });
+});
