@@ -281,8 +281,10 @@ function activeTableFigures() {
 }
 
 /** The 48 h table and its plain baseline, medians in one process: the figure's two halves. */
-async function tableSpeedup(prop: Propagator, plainRuns: number): Promise<{ ours: number; plain: number | null; passes: number }> {
-  const recs = Array.from({ length: prop.size }, (_, i) => prop.rec(i)).filter((r): r is SatRec => r !== null);
+/** The propagator's satrecs, for the plain baseline and the WASM comparison. */
+const satrecsOf = (prop: Propagator): SatRec[] => Array.from({ length: prop.size }, (_, i) => prop.rec(i)).filter((r): r is SatRec => r !== null);
+
+async function tableSpeedup(prop: Propagator, recs: SatRec[], plainRuns: number): Promise<{ ours: number; plain: number | null; passes: number }> {
   let passes = 0;
   // Both halves optimised before either is timed: under the Pi-speed cage the JIT's threads share
   // the tenth of a core, and tinybench's 100 ms warm-up is a few runs of ours and none of the baseline.
@@ -298,7 +300,8 @@ async function tableSpeedup(prop: Propagator, plainRuns: number): Promise<{ ours
 /** The Pi-speed run's child (bench/pi-speed.bench.ts runs it inside the cage); `quick`: one baseline run. */
 async function tableSpeedupChild(mode?: string): Promise<void> {
   setLogLevel('warn');
-  const r = await tableSpeedup(new Propagator(bundledCatalog().satellites), mode === 'quick' ? 1 : 3);
+  const prop = new Propagator(bundledCatalog().satellites);
+  const r = await tableSpeedup(prop, satrecsOf(prop), mode === 'quick' ? 1 : 3);
   process.stdout.write(`${JSON.stringify(r)}\n`);
 }
 
@@ -308,10 +311,10 @@ export const orbitSuite: Suite = {
   async run() {
     const cat = bundledCatalog();
     const prop = new Propagator(cat.satellites);
-    const recs = cat.satellites.map((_, i) => prop.rec(i)!).filter(Boolean);
+    const recs = satrecsOf(prop);
     const n = prop.size;
     // The baseline's speed-up is a ratio of two runs in this process (about the same on any CPU): full profile only.
-    const { ours, plain, passes } = await tableSpeedup(prop, profile.quick ? 0 : 3);
+    const { ours, plain, passes } = await tableSpeedup(prop, recs, profile.quick ? 0 : 3);
 
     const engine = new OrbitEngine({
       clock: new FixedClock(T0),

@@ -98,12 +98,14 @@ export function resultFrame(id: RequestId, error?: { code: ErrorCode; message: s
 
 export const pongFrame = (id: RequestId): string => JSON.stringify({ id, type: 'pong' });
 
+/** An event frame up to its data: eventFrame and EventFrameWriter write the same head. */
+const eventHead = (topic: Topic, seq: number, ts: string): string => `{"type":"event","topic":"${topic}","seq":${seq},"ts":"${ts}","data":`;
+
 /**
  * One event: the data's JSON (built once per change, shared by every client) with the per-client
  * head around it; no parse, no re-serialisation.
  */
-export const eventFrame = (topic: Topic, seq: number, ts: string, data: string): string =>
-  `{"type":"event","topic":"${topic}","seq":${seq},"ts":"${ts}","data":${data}}`;
+export const eventFrame = (topic: Topic, seq: number, ts: string, data: string): string => `${eventHead(topic, seq, ts)}${data}}`;
 
 /**
  * eventFrame's bytes, written into one scratch buffer the hub reuses: a state topic's data is
@@ -116,7 +118,7 @@ export class EventFrameWriter {
 
   write(topic: Topic, seq: number, ts: string, data: Uint8Array): Uint8Array {
     // The head is ASCII (a topic name, digits, an ISO time): latin1 writes it byte for byte.
-    const head = `{"type":"event","topic":"${topic}","seq":${seq},"ts":"${ts}","data":`;
+    const head = eventHead(topic, seq, ts);
     const size = head.length + data.length + 1;
     if (size > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(size, this.buf.length * 2));
     let n = this.buf.write(head, 0, 'latin1');

@@ -329,9 +329,8 @@ export class PassFinder {
     const h = hi / 1000;
     // p(s) on [0, 1]; its derivative c1 + 2 c2 s + 3 c3 s² turns where the pass peaks (or dips).
     const c1 = da * h;
-    const c2 = -3 * fa - 2 * c1 + 3 * fb - db * h;
-    const c3 = 2 * fa + c1 - 2 * fb + db * h;
-    let x = polyRoot01(c1, 2 * c2, 3 * c3, 0) * hi;
+    const d1 = db * h;
+    let x = polyRoot01(c1, 2 * hermiteC2(fa, c1, fb, d1), 3 * hermiteC3(fa, c1, fb, d1), 0) * hi;
     // The secant's other point: the bracket end nearer the guess.
     let px = x - lo < hi - x ? lo : hi;
     let pd = px === lo ? da : db;
@@ -356,9 +355,14 @@ export class PassFinder {
  * The root in (0, 1) of the cubic Hermite with values f0, f1 and derivatives d0, d1 (per unit of
  * the interval) at 0 and 1, f0 and f1 of opposite signs. Only a first guess (no SGP4).
  */
-export function hermiteRoot(f0: number, d0: number, f1: number, d1: number): number {
-  return polyRoot01(f0, d0, -3 * f0 - 2 * d0 + 3 * f1 - d1, 2 * f0 + d0 - 2 * f1 + d1);
+function hermiteRoot(f0: number, d0: number, f1: number, d1: number): number {
+  return polyRoot01(f0, d0, hermiteC2(f0, d0, f1, d1), hermiteC3(f0, d0, f1, d1));
 }
+
+/** The cubic Hermite f0 + d0 s + c2 s² + c3 s³ on [0, 1] with values f0, f1 and derivatives d0, d1 at its ends: c2. */
+const hermiteC2 = (f0: number, d0: number, f1: number, d1: number): number => -3 * f0 - 2 * d0 + 3 * f1 - d1;
+/** … and c3. */
+const hermiteC3 = (f0: number, d0: number, f1: number, d1: number): number => 2 * f0 + d0 - 2 * f1 + d1;
 
 /**
  * A root in (0, 1) of c0 + c1 s + c2 s² + c3 s³, whose values at 0 and 1 have opposite signs:

@@ -26,7 +26,7 @@ export function liteLinesKey(s: StationService): string {
  * notifies at every poll, and nobody to tell is no reason to build their key. A notification once
  * someone follows again counts as a change (what changed meanwhile was never compared).
  */
-export function followLiteLines(key: () => string, news: readonly Subscribe[], changed: () => void, followed: () => boolean = () => true): () => void {
+export function followLiteLines(key: () => string, news: readonly Subscribe[], changed: () => void, followed: () => boolean): () => void {
   let last: string | null = followed() ? key() : null;
   return listenAll(() => {
     if (!followed()) {
