@@ -212,11 +212,19 @@ export class YaesuCatSim {
     const write = () => p.write(reply);
     const wait = this.faults.delayMs + (this.pace && this.baudRate > 0 ? ((bytesIn + reply.length) * 11 * 1000) / this.baudRate : 0);
     if (wait <= 0) return write();
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      write();
-    }, wait);
-    this.timers.add(t);
+    // Never sooner than the line would carry it: a timer counts from the loop's cached time and
+    // whole milliseconds, so it can fire a little early; it is then armed again for the rest.
+    const due = performance.now() + wait;
+    const arm = (ms: number) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        const left = due - performance.now();
+        if (left > 0) arm(Math.ceil(left));
+        else write();
+      }, ms);
+      this.timers.add(t);
+    };
+    arm(Math.ceil(wait));
   }
 
   /** A read's data, or an ACK (00 done / F0 refused); null for an unknown opcode. */
