@@ -148,29 +148,24 @@ export class OrbitEngine implements OrbitService {
   }
 
   /**
-   * Every satellite at the whole second of at_ms, each sample handed to `each` as it is made,
-   * yielding every 32: the whole 16k catalogue is ~0.3 s of SGP4 here (seconds on a Pi), so it
-   * runs in slices. Handed over, not collected: 16k samples kept across the slices were promoted
-   * and marked by the collector, its steps the longest blocks of the loop (43 ms here). Its own
-   * time frame, because other callers move the shared per-second cache on between slices.
+   * Every satellite at the whole second of at_ms, yielding every 32: the whole 16k catalogue is
+   * ~0.3 s of SGP4 here (seconds on a Pi), so it runs in slices. Its own time frame, because other
+   * callers move the shared per-second cache on between slices.
    */
-  *liveAllSteps(at_ms: number, each: (s: LiveSample) => void): Generator<void, { second_ms: number; count: number }, undefined> {
+  *liveAllSteps(at_ms: number): Generator<void, { second_ms: number; items: LiveSample[] }, undefined> {
     const { prop } = this.orbits();
     const obs = this.frame();
     const second_ms = Math.floor(at_ms / 1000) * 1000;
     const tf = new TimeFrame();
     tf.set(second_ms, true);
-    let count = 0;
+    const items: LiveSample[] = [];
     for (let i = 0; i < prop.size; i++) {
       const s = this.liveSample(prop, i, obs, tf);
       if (!prop.keepsAll) prop.release(i); // a catalogue beyond the satrec cap: let it die young (Propagator.keepsAll)
-      if (s) {
-        each(s);
-        count++;
-      }
+      if (s) items.push(s);
       if ((i & 31) === 31) yield;
     }
-    return { second_ms, count };
+    return { second_ms, items };
   }
 
   /**

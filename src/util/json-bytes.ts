@@ -49,35 +49,6 @@ export function* jsonTextWithArrayPartsSteps(head: string, key: string, items: r
 }
 
 /**
- * An array's JSON written as its items come (a producer that makes them one at a time, in
- * slices): at most SLICE of them alive before they are serialised, never the whole array.
- * `finish` gives the same bytes as jsonTextWithArrayPartsSteps(head, key, all items), as parts.
- */
-export class JsonArrayWriter {
-  private readonly parts: Buffer[] = [];
-  private batch: unknown[] = [];
-  private count = 0;
-
-  add(item: unknown): void {
-    this.batch.push(item);
-    if (this.batch.length === SLICE) this.flush();
-  }
-
-  finish(head: string, key: string): Buffer[] {
-    this.flush();
-    return [Buffer.from(`${head === '{}' ? '{' : head.slice(0, -1) + ','}${JSON.stringify(key)}:[`), ...this.parts, Buffer.from(']}')];
-  }
-
-  private flush(): void {
-    if (this.batch.length === 0) return;
-    const text = JSON.stringify(this.batch);
-    this.parts.push(Buffer.from((this.count === 0 ? '' : ',') + text.slice(1, -1)));
-    this.count += this.batch.length;
-    this.batch = [];
-  }
-}
-
-/**
  * UTF-8 JSON of `doc` with the array `items` added as its last property `key`: the same bytes as
  * JSON.stringify({ ...doc, [key]: items }) when `doc` has no `key`.
  */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { LiveSampleSchema } from '../../orbit/schemas.js';
-import { JsonArrayWriter } from '../../util/json-bytes.js';
+import { jsonWithArraySteps } from '../../util/json-bytes.js';
 import { drainSliced } from '../../util/loop-slices.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { qSatIds } from '../validate.js';
@@ -34,11 +34,9 @@ export function liveRoutes(s: Services): RouteDef[] {
   const wholeCatalog = async (): Promise<RawReply> => {
     const key = keyAt(s.clock.now());
     const loc = location();
-    // Each sample serialised as it comes (JsonArrayWriter): the 16k samples are never all alive.
-    const items = new JsonArrayWriter();
-    const { second_ms, count } = await drainSliced(s.orbit.liveAllSteps(s.clock.now(), (x) => items.add(x)));
-    const head = { timestamp: new Date(second_ms).toISOString(), location: loc, count };
-    const reply = new RawReply(Buffer.concat(items.finish(JSON.stringify(head), 'items')));
+    const { second_ms, items } = await drainSliced(s.orbit.liveAllSteps(s.clock.now()));
+    const head = { timestamp: new Date(second_ms).toISOString(), location: loc, count: items.length };
+    const reply = new RawReply(await drainSliced(jsonWithArraySteps(head, 'items', items)));
     cache = { key, reply };
     return reply;
   };
