@@ -5,7 +5,7 @@ import { iso } from '../util/clock.js';
 import { logger } from '../util/logger.js';
 import bundledProfiles from './data/profiles.json';
 import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
-import { chooseRates, phaseTargets, ratesFromPath, type RangeRateSource } from './range-rate.js';
+import { chooseRates, phaseRatesAt, phaseTargets, ratesFromPath, type RangeRateSource } from './range-rate.js';
 import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
 import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
 import { type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
@@ -307,7 +307,7 @@ export class GuidanceService {
         const saved = this.savedRates.get(key);
         if (saved !== undefined) {
           this.savedRates.delete(key);
-          cached = saved && phaseRates(saved, pass);
+          cached = saved && phaseRatesAt(saved, phaseTargets(pass.aos_ms, pass.los_ms));
         } else {
           cached = this.pathRates(sat_id, pass);
           this.ratesDirty = true;
@@ -372,9 +372,4 @@ export class GuidanceService {
       return null;
     }
   }
-}
-
-/** Rates read back from the file, with the phase targets of the pass they belong to. */
-function phaseRates(range_rate_km_s: readonly number[], pass: PassEvent): PhaseRates {
-  return { range_rate_km_s, target: phaseTargets(pass.aos_ms, pass.los_ms).map((t) => iso(Math.round(t))) };
 }

@@ -21,7 +21,12 @@ export function ratesFromPath(path: readonly { t_ms: number; range_rate_km_s: nu
     for (const p of path) if (Math.abs(p.t_ms - t) < Math.abs(best.t_ms - t)) best = p;
     return best.range_rate_km_s;
   });
-  return { range_rate_km_s: rr, target: targets.map((t) => iso(Math.round(t))) };
+  return phaseRatesAt(rr, targets);
+}
+
+/** The rates read at each phase's target time (a path's samples, or the pass rates file's entry). */
+export function phaseRatesAt(range_rate_km_s: readonly number[], targets: readonly number[]): PhaseRates {
+  return { range_rate_km_s, target: targets.map((t) => iso(Math.round(t))) };
 }
 
 /** The fallback chain: path rates, else the live track's rate for every phase, else zero. */
