@@ -113,6 +113,9 @@ export class GuidanceService {
   /** Whether passRates holds rates computed since the file was last written. */
   private ratesDirty = false;
   private ratesLoaded = false;
+  /** The write under way, if any; after stop() nothing is written (the data dir may be gone). */
+  private ratesWrite: Promise<void> | null = null;
+  private stopped = false;
 
   readonly name = 'guidance';
 
@@ -120,9 +123,14 @@ export class GuidanceService {
     this.operator = deps.dataDir ? new OperatorProfileStore(deps.dataDir) : null;
   }
 
-  /** Keeps the rates computed since the last write (a stop during the /passes warm-up keeps what it got to). */
+  /**
+   * Keeps the rates computed since the last write (a stop during the /passes warm-up keeps what it
+   * got to), after a write under way; nothing is written once this returns.
+   */
   async stop(): Promise<void> {
-    await this.persistPassRates(Number.NEGATIVE_INFINITY);
+    this.stopped = true;
+    while (this.ratesWrite) await this.ratesWrite;
+    await this.keepRates(Number.NEGATIVE_INFINITY);
   }
 
   /** Validates and indexes the profiles at boot, so a skipped entry is logged then rather than on the first request. */
@@ -339,6 +347,13 @@ export class GuidanceService {
    * since the last write. Never throws: a failed write leaves the next start to compute them.
    */
   async persistPassRates(now_ms: number): Promise<void> {
+    // One write at a time, none once stopping.
+    while (this.ratesWrite) await this.ratesWrite;
+    if (this.stopped) return;
+    await (this.ratesWrite = this.keepRates(now_ms).finally(() => (this.ratesWrite = null)));
+  }
+
+  private async keepRates(now_ms: number): Promise<void> {
     if (!this.ratesDirty || !this.deps.dataDir) return;
     this.ratesDirty = false;
     const entries: PassRateEntry[] = [];

@@ -67,4 +67,18 @@ describe('guidance keeps its pass rates across a restart', () => {
     writeFileSync(file, encodePassRates('another-catalog', [[first.key, [1, 2, 3.5, 4, 5]]]));
     assert.equal((await midRate()).rate, first.rate);
   });
+
+  it('nothing is written once stopped: the data directory may be gone by then', async () => {
+    const s = await startServer({ dataDir, now: NOW });
+    const g = s.app.services.guidance;
+    await s.app.services.orbit.table.ready();
+    await s.stop();
+    rmSync(join(dataDir, PASS_RATES_FILE), { force: true });
+    // Rates computed after the stop (a late caller; a pass no warm-up has seen) stay in memory.
+    const next = s.app.services.orbit.currentOrNextPass('ao-91', s.clock.now())!;
+    const pass = { ...next, aos_ms: next.aos_ms + 1 };
+    assert.equal(g.recommend('ao-91', (pass.aos_ms + pass.los_ms) / 2, { pass })!.track.range_rate_source, 'path');
+    await g.persistPassRates(s.clock.now());
+    assert.ok(!existsSync(join(dataDir, PASS_RATES_FILE)));
+  });
 });

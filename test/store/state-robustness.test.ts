@@ -78,8 +78,9 @@ describe('a failed write changes nothing the API shows', () => {
     const s = await startServer();
     try {
       assert.equal((await s.post('/api/v1/settings/gps', { connection_mode: 'gpsd' })).status, 200);
-      // The data directory stops taking writes: it is no longer a directory.
-      rmSync(s.dataDir, { recursive: true, force: true });
+      // The data directory stops taking writes: it is no longer a directory. The server may be
+      // writing a cache into it meanwhile (pass-rates.json after its warm-up): retried, as rm -r would.
+      rmSync(s.dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
       writeFileSync(s.dataDir, 'not a directory');
       const r = await s.post('/api/v1/settings/gps', { connection_mode: 'serial' });
       assert.equal(r.status, 507);
@@ -98,7 +99,7 @@ describe('a failed write changes nothing the API shows', () => {
       assert.equal((await s.post('/api/v1/settings/gps', { connection_mode: 'serial' })).status, 200);
       assert.equal((await s.get('/api/v1/settings/gps')).body.state.connection_mode, 'serial');
     } finally {
-      rmSync(s.dataDir, { force: true, recursive: true });
+      rmSync(s.dataDir, { force: true, recursive: true, maxRetries: 5, retryDelay: 20 });
       mkdirSync(s.dataDir);
       await s.stop();
     }
