@@ -79,15 +79,17 @@ function alive(pid: number): boolean {
 function childEntry(): Promise<string> {
   if (DIST_BENCH) return Promise.resolve(DIST_BENCH);
   entry ??= (async () => {
-    // Inside node_modules so the externals resolve; one file per process so parallel runs do not collide.
-    const dir = join(REPO!, 'node_modules/.cache/satstation-bench');
+    // Inside node_modules so the externals resolve; one directory per process so parallel runs do
+    // not collide. The pass search's worker script sits beside the bundle, as in dist/.
+    const top = join(REPO!, 'node_modules/.cache/satstation-bench');
+    const dir = join(top, String(process.pid));
     mkdirSync(dir, { recursive: true });
-    const out = join(dir, `bench-child-${process.pid}.mjs`);
-    process.once('exit', () => rmSync(out, { force: true }));
+    const out = join(dir, 'bench-child.mjs');
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     // Bundles left by runs that were killed (no exit handler ran).
-    for (const f of readdirSync(dir)) {
-      const pid = Number(/^bench-child-(\d+)\.mjs$/.exec(f)?.[1]);
-      if (pid && pid !== process.pid && !alive(pid)) rmSync(join(dir, f), { force: true });
+    for (const f of readdirSync(top)) {
+      const pid = Number(/^(?:bench-child-)?(\d+)(?:\.mjs)?$/.exec(f)?.[1]);
+      if (pid && pid !== process.pid && !alive(pid)) rmSync(join(top, f), { recursive: true, force: true });
     }
     const { build } = await import('esbuild');
     // node-cron with the server bundle's local-time formatter (src/native/cron-local-time.mjs: ICU
@@ -96,8 +98,9 @@ function childEntry(): Promise<string> {
     const cronTransform: Plugin = { name: 'cron-local-time (transform)', setup: (b) => cron.setup(new Proxy(b, { get: (t, k) => (k === 'onStart' ? () => {} : t[k as keyof typeof t]) })) };
     const info: BenchBuild = { unit: unitText(), root: REPO, version: 'repo', arch: process.arch };
     await build({
-      entryPoints: [join(REPO!, 'bench/run.ts')],
-      outfile: out,
+      entryPoints: { 'bench-child': join(REPO!, 'bench/run.ts'), 'pass-search': join(REPO!, 'src/orbit/pass-search-worker.ts') },
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
       bundle: true,
       platform: 'node',
       format: 'esm',

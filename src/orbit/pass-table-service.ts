@@ -3,11 +3,10 @@ import type { Clock } from '../util/clock.js';
 import { logger } from '../util/logger.js';
 import { Listeners } from '../util/listeners.js';
 import { drainSliced, eventLoopSlicer } from '../util/loop-slices.js';
-import { ObserverFrame } from './frames.js';
-import { PassFinder } from './pass-finder.js';
+import { CatalogSearch } from './catalog-search.js';
 import { loadPassTable, PASS_CACHE_FILE, removePassTable, savePassTable } from './pass-table-file.js';
-import { PassCollector, PassTable, sameKey, tableKey, type PassTableKey } from './pass-table.js';
-import type { Propagator } from './propagator.js';
+import { PassTable, sameKey, tableKey, type PassTableKey } from './pass-table.js';
+import { MAX_SATRECS, type Propagator } from './propagator.js';
 import type { Observer } from './types.js';
 
 const log = logger('pass-table');
@@ -16,7 +15,9 @@ const log = logger('pass-table');
 // between them), persists to DATA_DIR/pass-cache.json, reloads at boot, extends itself when the
 // node-cron job (PASS_TABLE_CRON, on the app's Scheduler) calls maintain() before the horizon
 // runs short, and recomputes when the key (catalog version, rounded location, horizon) changes.
-// One worker at a time; a request for a newer key supersedes it.
+// One computation at a time; a request for a newer key supersedes it. A catalogue too big to keep
+// its satrecs (the whole active catalogue) is searched on a worker thread instead
+// (pass-search-worker.ts), started for that search only.
 
 export interface OrbitSet {
   version: string;
@@ -34,6 +35,12 @@ export interface PassTableOptions {
   sliceMs?: number;
   /** Computed this far past the horizon so extensions are rare (default 6 h). */
   slackHours?: number;
+  /**
+   * Catalogues of at least this many satellites are searched on a worker thread (default: more
+   * than the propagator keeps satrecs for); smaller ones in time slices on the loop, where their
+   * satrecs stay built for live() and a worker's start would cost more than the search.
+   */
+  workerFromSatellites?: number;
 }
 
 /** The maintenance tick: cheap when nothing is due; extends the table about every 4 hours. */
@@ -51,6 +58,10 @@ export interface PassTableStats {
   lastSatellites: number;
   failedSatellites: number;
   loadedFromDisk: boolean;
+  /** Searches done on a worker thread. */
+  workerSearches: number;
+  /** The last reason a worker search fell back to the loop (null: none did). */
+  lastWorkerFailure: string | null;
 }
 
 const DEFAULT_SLACK_H = 6;
@@ -60,8 +71,6 @@ const EXTEND_MARGIN_MS = 2 * 3600_000;
 const LEAD_MS = 10 * 60_000;
 /** Passes that ended this long ago are pruned when the table is extended. */
 const KEEP_PAST_MS = 3600_000;
-/** One unit of sliced work: one satellite over this much time. */
-const CHUNK_MS = 6 * 3600_000;
 /** Wall-time budget of one slice; a unit (≤ 1 ms warm here) and a young GC can come on top. */
 const DEFAULT_SLICE_MS = 4;
 
@@ -80,9 +89,13 @@ export class PassTableService {
     lastSatellites: 0,
     failedSatellites: 0,
     loadedFromDisk: false,
+    workerSearches: 0,
+    lastWorkerFailure: null,
   };
   private table: PassTable | null = null;
   private gen = 0;
+  /** Aborted when the generation moves on: ends a worker search at once. */
+  private genAbort = new AbortController();
   private worker: Promise<void> | null = null;
   private dirty = false;
   private runningKey: PassTableKey | null = null;
@@ -121,7 +134,7 @@ export class PassTableService {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.gen++;
+    this.supersede();
     await this.loading;
     await this.worker;
   }
@@ -155,7 +168,7 @@ export class PassTableService {
     // A query during the boot load must not start computing the table the file is about to give.
     if (this.booting) return this.loading.then(() => this.maintain());
     // A computation for another key (the catalogue or location moved on) is abandoned.
-    if (this.runningKey && !sameKey(this.runningKey, this.key())) this.gen++;
+    if (this.runningKey && !sameKey(this.runningKey, this.key())) this.supersede();
     if (!this.needsWork()) return this.worker ?? Promise.resolve();
     this.dirty = true;
     if (!this.worker) {
@@ -169,13 +182,20 @@ export class PassTableService {
   /** POST /passes/cache/refresh: drop the persisted cache and the table, recompute in the background. */
   async clear(): Promise<boolean> {
     await this.loading;
-    this.gen++;
+    this.supersede();
     while (this.worker) await this.worker;
     const hadTable = this.table !== null;
     this.table = null;
     const hadFile = await removePassTable(this.path);
     void this.maintain();
     return hadFile || hadTable;
+  }
+
+  /** The computation under way (if any) is abandoned. */
+  private supersede(): void {
+    this.gen++;
+    this.genAbort.abort();
+    this.genAbort = new AbortController();
   }
 
   private needsWork(): boolean {
@@ -208,6 +228,7 @@ export class PassTableService {
     const to = now + (this.o.horizonHours + (this.o.slackHours ?? DEFAULT_SLACK_H)) * 3600_000;
     const base = this.current();
     const t0 = performance.now();
+    const searchesBefore = this.stats.workerSearches;
     let next: PassTable | null;
     if (base && base.from_ms <= now && base.to_ms > now && base.satIds.length === orbits.prop.size) {
       next = await this.extended(gen, base, key, orbits.prop, obs, now, to);
@@ -220,7 +241,7 @@ export class PassTableService {
     this.table = next;
     this.tableListeners.emit(next);
     this.stats.lastComputeMs = performance.now() - t0;
-    log.info(`pass table: ${next.size} passes for ${next.satIds.length} satellites to ${new Date(next.to_ms).toISOString()} in ${this.stats.lastComputeMs.toFixed(0)} ms`);
+    log.info(`pass table: ${next.size} passes for ${next.satIds.length} satellites to ${new Date(next.to_ms).toISOString()} in ${this.stats.lastComputeMs.toFixed(0)} ms${this.stats.workerSearches > searchesBefore ? ' (searched on a worker thread)' : ''}`);
     try {
       await savePassTable(this.path, next);
     } catch (err) {
@@ -252,33 +273,33 @@ export class PassTableService {
     return PassTable.build(key, prop.ids, prop.names, keepFrom, to, rows);
   }
 
-  /**
-   * The pass search over every satellite in slices of sliceMs; null when superseded. The unit of
-   * work is one satellite over one CHUNK_MS stretch, so even cold (unoptimised) code on a slow CPU
-   * ends a slice within a few ms of its budget. A pass crossing a chunk edge is reported by the
-   * chunk holding its AOS (the search follows it to the true LOS); later chunks drop it via minAos.
-   */
-  private async search(gen: number, prop: Propagator, obs: Observer, from: number, to: number, minAos: number): Promise<PassCollector | null> {
-    const finder = new PassFinder(prop, new ObserverFrame(obs));
-    const col = new PassCollector();
+  /** The passes of every satellite over [from, to) with AOS ≥ minAos as flat rows; null when superseded. */
+  private async search(gen: number, prop: Propagator, obs: Observer, from: number, to: number, minAos: number): Promise<{ rows: Float64Array } | null> {
+    this.stats.lastSatellites = prop.size;
+    if (prop.size >= (this.o.workerFromSatellites ?? MAX_SATRECS + 1)) {
+      const { searchOffThread } = await import('./pass-search-worker.js');
+      const r = await searchOffThread(prop, obs, from, to, minAos, this.genAbort.signal);
+      if (gen !== this.gen || this.stopped || r.kind === 'aborted') return null;
+      if (r.kind === 'done') {
+        this.stats.workerSearches++;
+        this.stats.failedSatellites = r.failed;
+        return { rows: r.rows };
+      }
+      this.stats.lastWorkerFailure = r.message;
+      log.warn(`pass search on the loop instead: ${r.message}`);
+    }
+    return this.searchSliced(gen, prop, obs, from, to, minAos);
+  }
+
+  /** The search in slices of sliceMs on the event loop; null when superseded. */
+  private async searchSliced(gen: number, prop: Propagator, obs: Observer, from: number, to: number, minAos: number): Promise<{ rows: Float64Array } | null> {
+    const search = new CatalogSearch(prop, obs, from, to, minAos);
     const sliceMs = this.o.sliceMs ?? DEFAULT_SLICE_MS;
-    const chunks = Math.max(1, Math.ceil((to - from) / CHUNK_MS));
-    const units = prop.size * chunks;
-    const failed = new Set<number>();
-    for (let u = 0; u < units; ) {
+    for (let u = 0; u < search.units; ) {
       const s0 = performance.now();
       const cpu0 = process.cpuUsage();
-      do {
-        const i = Math.floor(u / chunks);
-        const c = u - i * chunks;
-        const a = from + c * CHUNK_MS;
-        col.minAos = c === 0 ? minAos : a;
-        if (!failed.has(i) && finder.search(i, a, Math.min(to, a + CHUNK_MS), col) !== 'ok') failed.add(i);
-        // A satrec of a catalogue beyond the cap (2.2 KB each: 35 MiB for 16k) is dropped once its
-        // search is done, so it dies young; live() rebuilds the few it needs.
-        if (c === chunks - 1 && !prop.keepsAll) prop.release(i);
-        u++;
-      } while (u < units && performance.now() - s0 < sliceMs);
+      do search.run(u++);
+      while (u < search.units && performance.now() - s0 < sliceMs);
       const took = performance.now() - s0;
       const cpu = process.cpuUsage(cpu0);
       this.stats.slices++;
@@ -287,9 +308,8 @@ export class PassTableService {
       await yieldToLoop();
       if (gen !== this.gen || this.stopped) return null;
     }
-    this.stats.lastSatellites = prop.size;
-    this.stats.failedSatellites = failed.size;
-    return col;
+    this.stats.failedSatellites = search.failed.size;
+    return search.col;
   }
 
   private async loadPersisted(): Promise<void> {

@@ -120,6 +120,11 @@ export class Propagator {
     return rec;
   }
 
+  /** The elements satellite i was given (undefined for a ready satrec). */
+  elementsOf(i: number): OmmElements | undefined {
+    return this.inputs[i].elements;
+  }
+
   /** Drops satellite i's satrec (rebuilt on next use); big catalogues call it after the pass search. */
   release(i: number): void {
     if (this.recs[i]) {

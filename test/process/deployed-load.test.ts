@@ -67,6 +67,7 @@ describe('the deployed server under load (unit flags, 96 MiB heap)', { timeout: 
     assert.equal(p.truncated, true);
     assert.ok(p.total > 100_000, `total ${p.total}`);
     assert.ok(passes.healthy >= 1, 'the server answered /health while the table was computed');
+    assert.match(srv.output.join(''), /pass table: \d+ passes for 1\d{4} satellites .*\(searched on a worker thread\)/, 'the bundle ran the search on its worker (dist/pass-search.mjs)');
 
     const live = await whileServing(fetch(srv.base + '/api/v1/live').then(async (r) => ({ status: r.status, body: await r.json() })));
     assert.equal(live.result.status, 200);

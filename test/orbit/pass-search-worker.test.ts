@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { test } from 'node:test';
+import { twoline2satrec } from 'satellite.js';
+import { runSearchWorker, searchJob } from '../../src/orbit/pass-search-worker.js';
+import { PassTableService, type PassTableOptions } from '../../src/orbit/pass-table-service.js';
+import { Propagator, type OrbitInput } from '../../src/orbit/propagator.js';
+import { FixedClock } from '../../src/util/clock.js';
+import { tmpDataDir } from '../helpers/server.js';
+import { GREENWICH, loadTle, T0 } from './helpers.js';
+
+// The whole-catalogue search on a worker thread (issue 36): the same passes as the search in
+// slices on the loop, nothing of it on the loop, and a way back to the loop when it cannot run.
+
+const sats = loadTle('amateur.tle').slice(0, 40);
+
+async function table(prop: Propagator, extra: Partial<PassTableOptions>) {
+  const dir = tmpDataDir();
+  const svc = new PassTableService({ dataDir: dir, clock: new FixedClock(T0), horizonHours: 24, orbits: () => ({ version: 'v1', prop }), observer: () => GREENWICH, sliceMs: 4, ...extra });
+  try {
+    svc.start();
+    const t = await svc.ready();
+    await svc.stop();
+    return { t, stats: svc.stats };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('pass search on a worker thread: the same passes as in slices on the loop, no slice run here', async () => {
+  const onLoop = await table(new Propagator(sats), {});
+  const off = await table(new Propagator(sats), { workerFromSatellites: 1 });
+  assert.equal(onLoop.stats.workerSearches, 0);
+  assert.ok(onLoop.stats.slices > 1);
+  assert.equal(off.stats.workerSearches, 1, off.stats.lastWorkerFailure ?? '');
+  assert.equal(off.stats.slices, 0, 'nothing of the search ran on the loop');
+  assert.equal(off.stats.lastWorkerFailure, null);
+  assert.ok(onLoop.t && onLoop.t.size > 50);
+  assert.deepEqual(off.t!.rows(), onLoop.t!.rows());
+  assert.equal(off.stats.failedSatellites, onLoop.stats.failedSatellites);
+});
+
+test('pass search on a worker thread: elements SGP4 refuses fail alone, as on the loop', async () => {
+  const bad: OrbitInput = { sat_id: 'bad', name: 'BAD', elements: { ...sats[0].elements, NORAD_CAT_ID: 99990, ECCENTRICITY: 1.5 } };
+  const list = [...sats.slice(0, 5), bad];
+  const onLoop = await table(new Propagator(list), {});
+  const off = await table(new Propagator(list), { workerFromSatellites: 1 });
+  assert.equal(off.stats.workerSearches, 1);
+  assert.equal(off.stats.failedSatellites, 1);
+  assert.equal(onLoop.stats.failedSatellites, 1);
+  assert.deepEqual(off.t!.rows(), onLoop.t!.rows());
+});
+
+test('pass search on a worker thread: a satellite given as a satrec only is searched on the loop instead', async () => {
+  const list: OrbitInput[] = sats.slice(0, 5).map((s) => ({ sat_id: s.sat_id, name: s.name, satrec: twoline2satrec(s.line1, s.line2) }));
+  const r = await table(new Propagator(list), { workerFromSatellites: 1 });
+  assert.equal(r.stats.workerSearches, 0);
+  assert.match(r.stats.lastWorkerFailure ?? '', /satrec but no elements/);
+  assert.ok(r.t && r.t.size > 0 && r.stats.slices > 0, 'the table still comes, from the loop');
+});
+
+test('pass search on a worker thread: a stop while it works ends the worker and keeps no table', async () => {
+  const dir = tmpDataDir();
+  const prop = new Propagator(loadTle('amateur.tle'));
+  const svc = new PassTableService({ dataDir: dir, clock: new FixedClock(T0), horizonHours: 24 * 60, orbits: () => ({ version: 'v1', prop }), observer: () => GREENWICH, workerFromSatellites: 1 });
+  try {
+    svc.start();
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    await svc.stop();
+    assert.ok(performance.now() - t0 < 1000, 'the stop does not wait for the search');
+    assert.equal(svc.current(), null);
+    assert.equal(svc.stats.workerSearches, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('pass search on a worker thread: a worker script that cannot load is a failed search, not a throw', async () => {
+  const job = await searchJob(new Propagator(sats.slice(0, 3)), GREENWICH, T0, T0 + 3600_000, -Infinity);
+  assert.ok(job);
+  const r = await runSearchWorker({ script: new URL('file:///nonexistent/pass-search.mjs'), eval: false }, job, new AbortController().signal);
+  assert.equal(r.kind, 'failed');
+  assert.match(r.kind === 'failed' ? r.message : '', /search worker failed: .*Cannot find module/);
+});
