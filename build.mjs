@@ -96,8 +96,8 @@ async function buildServer() {
   // enabled, Node built-ins they need included (src/util/lazy-part.ts).
   const result = await build({
     ...nodeBundle,
-    // The whole-catalogue pass search's worker thread runs dist/pass-search.mjs (its chunks shared).
-    entryPoints: { server: join(root, 'src/main.ts'), 'pass-search': join(root, 'src/orbit/pass-search-worker.ts') },
+    // Worker threads (src/util/worker-job.ts) run dist/worker.mjs; it shares the server's chunks.
+    entryPoints: { server: join(root, 'src/main.ts'), worker: join(root, 'src/worker.ts') },
     outdir: dist,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -107,7 +107,7 @@ async function buildServer() {
   });
   writeFileSync(join(dist, 'server-meta.json'), JSON.stringify(result.metafile));
   record(join(dist, 'server.mjs'));
-  record(join(dist, 'pass-search.mjs'));
+  record(join(dist, 'worker.mjs'));
   for (const f of readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs'))) record(join(dist, 'chunks', f));
   mkdirSync(join(dist, 'native'), { recursive: true });
   // uWebSockets.js: one binary per Node ABI (18 = 108, 20 = 115, 16 = 93) for the target arch.

@@ -8,7 +8,7 @@
 //    resolve), esbuild loaded lazily so neither children nor dist/bench.mjs ever load it.
 // Suites are imported lazily by bench/run.ts, so a child initialises only its own suite's modules.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
@@ -80,7 +80,7 @@ function childEntry(): Promise<string> {
   if (DIST_BENCH) return Promise.resolve(DIST_BENCH);
   entry ??= (async () => {
     // Inside node_modules so the externals resolve; one directory per process so parallel runs do
-    // not collide. The pass search's worker script sits beside the bundle, as in dist/.
+    // not collide. The worker threads' entry (src/worker.ts) sits beside the bundle, as in dist/.
     const top = join(REPO!, 'node_modules/.cache/satstation-bench');
     const dir = join(top, String(process.pid));
     mkdirSync(dir, { recursive: true });
@@ -98,7 +98,7 @@ function childEntry(): Promise<string> {
     const cronTransform: Plugin = { name: 'cron-local-time (transform)', setup: (b) => cron.setup(new Proxy(b, { get: (t, k) => (k === 'onStart' ? () => {} : t[k as keyof typeof t]) })) };
     const info: BenchBuild = { unit: unitText(), root: REPO, version: 'repo', arch: process.arch };
     await build({
-      entryPoints: { 'bench-child': join(REPO!, 'bench/run.ts'), 'pass-search': join(REPO!, 'src/orbit/pass-search-worker.ts') },
+      entryPoints: { 'bench-child': join(REPO!, 'bench/run.ts'), worker: join(REPO!, 'src/worker.ts') },
       outdir: dir,
       outExtension: { '.js': '.mjs' },
       bundle: true,
@@ -130,6 +130,8 @@ export async function runChild<T>(suite: string, child: string, args: string[] =
     env: { ...process.env, ...rt.env, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
+  // BENCH_CHILD_STDOUT keeps the child's whole stdout (with BENCH_CHILD_FLAGS=--trace-gc: its GC log).
+  if (process.env.BENCH_CHILD_STDOUT) writeFileSync(process.env.BENCH_CHILD_STDOUT, r.stdout ?? '');
   return childResult<T>(`${suite} ${child} ${args.join(' ')}`, r.stdout ?? '', `exit ${r.status ?? r.signal}: ${r.stderr || r.stdout || r.error?.message}`);
 }
 

@@ -2,7 +2,7 @@
 // backoff (answering from the records we hold), else a conditional fetch, parse and sanity check.
 import { logger } from '../util/logger.js';
 import { fetchSource } from './fetch-source.js';
-import { describeSkipped, parseCatalogSliced } from './parse.js';
+import { describeSkipped, parseCatalogSliced, type ParseResult } from './parse.js';
 import type { SourceState, SourceStateStore } from './source-state.js';
 import type { OmmElements } from './types.js';
 
@@ -16,6 +16,12 @@ const BACKOFF_MAX_MS = 24 * 60 * 60 * 1000;
 /** A source returning less than this share of its last count is broken (truncated, wrong group). */
 export const MIN_SHARE_OF_LAST = 0.5;
 const MIN_COUNT_FOR_SHARE_CHECK = 10;
+/**
+ * Bodies at least this large are parsed on a worker thread (parse-job.ts): the whole active
+ * catalogue or a hostile body. A group of a few hundred objects (tens of KiB) parses in slices
+ * here, cheaper than a worker's start.
+ */
+export const OFF_THREAD_PARSE_BYTES = 256 * 1024;
 
 export interface SourceOutcome {
   source: string;
@@ -24,6 +30,8 @@ export interface SourceOutcome {
   records: OmmElements[] | null;
   skipped: number;
   message: string;
+  /** The body was parsed on a worker thread. */
+  parsedOffThread?: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -88,8 +96,10 @@ export async function pollSource(
     await succeed(held, res.maxAgeMs, {});
     return { source, status: 'not-modified', records: held, skipped: 0, message: `not modified (HTTP 304); ${held.length} held objects are current` };
   }
-  const parsed = await parseCatalogSliced(res.body, { nowMs: now, signal: o.signal });
+  const offThread = res.body.length >= OFF_THREAD_PARSE_BYTES;
+  const parsed = await parseBody(res.body, now, offThread, o.signal);
   if (!parsed) return { source, status: 'failed', records: held, skipped: 0, message: 'stopped' };
+  if (typeof parsed === 'string') return fail(parsed);
   if (parsed.error) return fail(`${parsed.error}${res.finalUrl !== source ? ` (redirected to ${res.finalUrl})` : ''}`);
   for (const s of parsed.skipped) log.debug(() => `${source}: ${describeSkipped(s)}`);
   const n = parsed.records.length;
@@ -99,5 +109,13 @@ export async function pollSource(
   await state.hold(source, parsed.records);
   await succeed(parsed.records, res.maxAgeMs, { etag: res.etag, last_modified: res.lastModified });
   const skippedNote = parsed.skippedCount ? `, ${parsed.skippedCount} skipped (${parsed.skipped.slice(0, 3).map((s) => `${s.norad_id ?? '?'}: ${s.reason}`).join('; ')}${parsed.skippedCount > 3 ? '; …' : ''})` : '';
-  return { source, status: 'fetched', records: parsed.records, skipped: parsed.skippedCount, message: `fetched ${n} objects (${parsed.format}, ${Math.round(res.bytes / 1024)} KiB)${skippedNote}` };
+  return { source, status: 'fetched', records: parsed.records, skipped: parsed.skippedCount, message: `fetched ${n} objects (${parsed.format}, ${Math.round(res.bytes / 1024)} KiB)${skippedNote}`, parsedOffThread: offThread };
+}
+
+/** The parse, on a worker thread or in slices here; null when stopped, a string when the worker failed. */
+async function parseBody(body: Buffer, nowMs: number, offThread: boolean, signal?: AbortSignal): Promise<ParseResult | string | null> {
+  if (!offThread) return parseCatalogSliced(body, { nowMs, signal });
+  const { parseOffThread } = await import('./parse-job.js');
+  const r = await parseOffThread(body, { nowMs }, signal ?? new AbortController().signal);
+  return r.kind === 'done' ? r.value : r.kind === 'aborted' ? null : r.message;
 }

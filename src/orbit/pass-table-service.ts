@@ -17,7 +17,7 @@ const log = logger('pass-table');
 // runs short, and recomputes when the key (catalog version, rounded location, horizon) changes.
 // One computation at a time; a request for a newer key supersedes it. A catalogue too big to keep
 // its satrecs (the whole active catalogue) is searched on a worker thread instead
-// (pass-search-worker.ts), started for that search only.
+// (pass-search-job.ts), started for that search only.
 
 export interface OrbitSet {
   version: string;
@@ -277,13 +277,13 @@ export class PassTableService {
   private async search(gen: number, prop: Propagator, obs: Observer, from: number, to: number, minAos: number): Promise<{ rows: Float64Array } | null> {
     this.stats.lastSatellites = prop.size;
     if (prop.size >= (this.o.workerFromSatellites ?? MAX_SATRECS + 1)) {
-      const { searchOffThread } = await import('./pass-search-worker.js');
+      const { searchOffThread } = await import('./pass-search-job.js');
       const r = await searchOffThread(prop, obs, from, to, minAos, this.genAbort.signal);
       if (gen !== this.gen || this.stopped || r.kind === 'aborted') return null;
       if (r.kind === 'done') {
         this.stats.workerSearches++;
-        this.stats.failedSatellites = r.failed;
-        return { rows: r.rows };
+        this.stats.failedSatellites = r.value.failed;
+        return { rows: r.value.rows };
       }
       this.stats.lastWorkerFailure = r.message;
       log.warn(`pass search on the loop instead: ${r.message}`);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { CatalogSearch } from '../../src/orbit/catalog-search.js';
-import { runSearchWorker, searchJob } from '../../src/orbit/pass-search-worker.js';
+import { searchOffThread } from '../../src/orbit/pass-search-job.js';
 import { Propagator } from '../../src/orbit/propagator.js';
 import { GREENWICH, loadTle, T0 } from '../orbit/helpers.js';
 import { tmpDataDir } from '../helpers/server.js';
@@ -51,16 +51,15 @@ describe('the built artifact', () => {
     assert.ok(existsSync(join(data, 'gps-settings.json')));
   });
 
-  it("the copy's pass search worker (dist/pass-search.mjs) runs from there and finds the passes the search here does", async () => {
+  it("the copy's worker thread entry (dist/worker.mjs), running the pass search runs from there and finds the passes the search here does", async () => {
     const sats = loadTle('amateur.tle').slice(0, 20);
-    const job = await searchJob(new Propagator(sats), GREENWICH, T0, T0 + 12 * 3600_000, -Infinity);
-    assert.ok(job);
-    const r = await runSearchWorker({ script: pathToFileURL(join(copy, 'pass-search.mjs')), eval: false }, job, new AbortController().signal);
+    const script = { script: pathToFileURL(join(copy, 'worker.mjs')), eval: false };
+    const r = await searchOffThread(new Propagator(sats), GREENWICH, T0, T0 + 12 * 3600_000, -Infinity, new AbortController().signal, script);
     assert.equal(r.kind, 'done', JSON.stringify(r));
     const here = new CatalogSearch(new Propagator(sats), GREENWICH, T0, T0 + 12 * 3600_000, -Infinity);
     for (let u = 0; u < here.units; u++) here.run(u);
     assert.ok(here.col.rows.length > 50);
-    assert.deepEqual(r.kind === 'done' ? [...r.rows] : [], [...here.col.rows]);
+    assert.deepEqual(r.kind === 'done' ? [...r.value.rows] : [], [...here.col.rows]);
   });
 
   it('npm start runs the bundle (building only when stale) on the embedded defaults', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { twoline2satrec } from 'satellite.js';
-import { runSearchWorker, searchJob } from '../../src/orbit/pass-search-worker.js';
+import { passSearchInput } from '../../src/orbit/pass-search-job.js';
+import { runWorkerJob } from '../../src/util/worker-job.js';
 import { PassTableService, type PassTableOptions } from '../../src/orbit/pass-table-service.js';
 import { Propagator, type OrbitInput } from '../../src/orbit/propagator.js';
 import { FixedClock } from '../../src/util/clock.js';
@@ -77,9 +78,33 @@ test('pass search on a worker thread: a stop while it works ends the worker and 
 });
 
 test('pass search on a worker thread: a worker script that cannot load is a failed search, not a throw', async () => {
-  const job = await searchJob(new Propagator(sats.slice(0, 3)), GREENWICH, T0, T0 + 3600_000, -Infinity);
-  assert.ok(job);
-  const r = await runSearchWorker({ script: new URL('file:///nonexistent/pass-search.mjs'), eval: false }, job, new AbortController().signal);
+  const input = await passSearchInput(new Propagator(sats.slice(0, 3)), GREENWICH, T0, T0 + 3600_000, -Infinity);
+  assert.ok(input);
+  const r = await runWorkerJob('pass-search', input, { signal: new AbortController().signal, script: { script: new URL('file:///nonexistent/worker.mjs'), eval: false } });
   assert.equal(r.kind, 'failed');
-  assert.match(r.kind === 'failed' ? r.message : '', /search worker failed: .*Cannot find module/);
+  assert.match(r.kind === 'failed' ? r.message : '', /pass-search worker failed: .*Cannot find module/);
+  const unknown = await runWorkerJob('no-such-job', {}, { signal: new AbortController().signal });
+  assert.deepEqual(unknown, { kind: 'failed', message: 'the no-such-job worker failed: no job named "no-such-job"' });
+});
+
+test('a worker job runs at the lowest priority: the serving thread wins every contest for a core', async () => {
+  const niceOfThreads = () =>
+    readdirSync(`/proc/${process.pid}/task`).map((tid) => {
+      // Fields after the command's closing parenthesis: state is the 3rd, nice the 19th.
+      const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+  const input = await passSearchInput(new Propagator(loadTle('amateur.tle')), GREENWICH, T0, T0 + 60 * 24 * 3600_000, -Infinity);
+  assert.ok(input);
+  const stop = new AbortController();
+  const job = runWorkerJob('pass-search', input, { signal: stop.signal });
+  let seen = false;
+  for (let k = 0; k < 300 && !seen; k++) {
+    seen = niceOfThreads().includes(19);
+    if (!seen) await new Promise((r) => setTimeout(r, 10));
+  }
+  stop.abort();
+  assert.equal((await job).kind, 'aborted');
+  assert.ok(seen, 'a thread of this process ran at nice 19');
+  assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
 });
