@@ -12,6 +12,7 @@ export type JobRun = (input: never) => { value: unknown; transfer: ArrayBuffer[]
 
 const JOBS: Record<string, () => Promise<JobRun>> = {
   'pass-search': async () => (await import('./orbit/pass-search-job.js')).passSearchJob,
+  'live-all': async () => (await import('./orbit/live-all-job.js')).liveAllJob,
   'catalog-parse': async () => (await import('./catalog/parse-job.js')).catalogParseJob,
 };
 

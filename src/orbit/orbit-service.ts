@@ -1,11 +1,16 @@
 import type { CatalogProvider } from '../catalog/types.js';
 import type { LocationProvider } from './location-types.js';
 import { iso, type Clock } from '../util/clock.js';
-import { DEG, G_ALT, G_LAT, G_LON, GROUND_SIZE, groundFromEci, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, LOOK_SIZE, lookFromEci, ObserverFrame, TimeFrame } from './frames.js';
+import { jsonArraySteps } from '../util/json-bytes.js';
+import { logger } from '../util/logger.js';
+import { drainSliced } from '../util/loop-slices.js';
+import { DEG, G_ALT, G_LAT, G_LON, GROUND_SIZE, groundFromEci, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, ObserverFrame, TimeFrame } from './frames.js';
+import type { LiveItemsJson } from './live-all-job.js';
+import { LiveSampler, round } from './live-sampler.js';
 import { PassFinder } from './pass-finder.js';
 import { PassCollector, PassTable, tableKey } from './pass-table.js';
 import { PassTableService, type OrbitSet } from './pass-table-service.js';
-import { Propagator } from './propagator.js';
+import { OFF_THREAD_FROM_SATELLITES, Propagator } from './propagator.js';
 import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassList, PassQuery, PathPoint } from './types.js';
 
 // The orbit engine as a service: satrec cache per catalog version, live samples shared per
@@ -19,16 +24,15 @@ export interface OrbitEngineOptions {
   dataDir: string;
   /** Pass table horizon (hours); /passes and /track/path are bounded by it. */
   horizonHours?: number;
+  /** Whole-catalogue work on a catalogue this big runs on a worker thread (default OFF_THREAD_FROM_SATELLITES). */
+  workerFromSatellites?: number;
 }
+
+const log = logger('orbit');
 
 export const PASS_HORIZON_HOURS = 48;
 /** A /passes request naming at most this many satellites is answered on demand while the table computes. */
 const ON_DEMAND_MAX_SATS = 8;
-
-const round = (x: number, d: number) => {
-  const f = 10 ** d;
-  return Math.round(x * f) / f;
-};
 
 export class OrbitEngine implements OrbitService {
   readonly name = 'orbit';
@@ -46,8 +50,13 @@ export class OrbitEngine implements OrbitService {
   private readonly pathTf = new TimeFrame();
   private readonly sampleTf = new TimeFrame();
   private readonly ground = new Float64Array(GROUND_SIZE);
-  private readonly st = new Float64Array(6);
-  private readonly lk = new Float64Array(LOOK_SIZE);
+  /** The sampler of the current orbit set (its scratch arrays shared by live samples and paths). */
+  private sampler: LiveSampler | null = null;
+  /** Ends a whole-catalogue job on a worker thread at stop. */
+  private readonly stopping = new AbortController();
+  /** Whole-catalogue /live sweeps made on a worker thread, and the last reason one fell back to the loop. */
+  liveSweepsOffThread = 0;
+  lastWorkerFailure: string | null = null;
 
   constructor(private readonly o: OrbitEngineOptions) {
     this.horizonHours = o.horizonHours ?? PASS_HORIZON_HOURS;
@@ -57,6 +66,7 @@ export class OrbitEngine implements OrbitService {
       horizonHours: this.horizonHours,
       orbits: () => this.orbits(),
       observer: () => this.observer(),
+      workerFromSatellites: o.workerFromSatellites,
     });
   }
 
@@ -70,6 +80,7 @@ export class OrbitEngine implements OrbitService {
 
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
+    this.stopping.abort();
     await this.table.stop();
   }
 
@@ -83,8 +94,14 @@ export class OrbitEngine implements OrbitService {
     const cat = this.o.catalog.current();
     if (!this.orbitSet || this.orbitSet.version !== cat.version) {
       this.orbitSet = { version: cat.version, prop: new Propagator(cat.satellites) };
+      this.sampler = new LiveSampler(this.orbitSet.prop);
     }
     return this.orbitSet;
+  }
+
+  private samplerOf(prop: Propagator): LiveSampler {
+    if (this.sampler?.prop !== prop) this.sampler = new LiveSampler(prop);
+    return this.sampler;
   }
 
   private frame(): ObserverFrame {
@@ -96,26 +113,8 @@ export class OrbitEngine implements OrbitService {
     return this.obsFrame!;
   }
 
-  /** Look at satellite i for the time already set in tf; false when SGP4 fails. */
-  private look(prop: Propagator, i: number, obs: ObserverFrame, tf: TimeFrame): boolean {
-    if (!prop.propagate(i, tf.t_ms, this.st)) return false;
-    lookFromEci(obs, tf, this.st, this.lk, true);
-    return true;
-  }
-
   private liveSample(prop: Propagator, i: number, obs: ObserverFrame, tf = this.liveTf): LiveSample | null {
-    if (!this.look(prop, i, obs, tf)) return null;
-    const lk = this.lk;
-    return {
-      sat_id: prop.ids[i],
-      name: prop.names[i],
-      timestamp: iso(tf.t_ms),
-      az_deg: round(lk[L_AZ] * DEG, 4),
-      el_deg: round(Math.asin(lk[L_SIN_EL]) * DEG, 4),
-      range_km: round(lk[L_RANGE], 3),
-      range_rate_km_s: round(lk[L_RANGE_RATE], 6),
-      sunlit: isSunlit(tf, this.st),
-    };
+    return this.samplerOf(prop).sample(i, obs, tf);
   }
 
   /** Samples at the whole second of at_ms, each computed once per second and shared. */
@@ -169,6 +168,30 @@ export class OrbitEngine implements OrbitService {
   }
 
   /**
+   * Every satellite at the whole second of at_ms as the bytes of the JSON array of their samples:
+   * on a worker thread for a catalogue beyond the satrec cap (live-all-job.ts), else (or when the
+   * worker cannot run) in slices here.
+   */
+  async liveAllJson(at_ms: number): Promise<LiveItemsJson & { second_ms: number }> {
+    const { prop } = this.orbits();
+    const second_ms = Math.floor(at_ms / 1000) * 1000;
+    if (prop.size >= (this.o.workerFromSatellites ?? OFF_THREAD_FROM_SATELLITES)) {
+      const { liveAllOffThread } = await import('./live-all-job.js');
+      const r = await liveAllOffThread(prop, this.observer(), second_ms, this.stopping.signal);
+      if (r.kind === 'done') {
+        this.liveSweepsOffThread++;
+        return { second_ms, ...r.value };
+      }
+      if (r.kind === 'failed') {
+        this.lastWorkerFailure = r.message;
+        log.warn(`live samples of every satellite on the loop instead: ${r.message}`);
+      }
+    }
+    const { items } = await drainSliced(this.liveAllSteps(at_ms));
+    return { second_ms, count: items.length, json: await drainSliced(jsonArraySteps(items)) };
+  }
+
+  /**
    * One satellite at the whole second of at_ms. The second the live cache holds is read from it;
    * any other (the rotator's planner walking a pass, up to 241 seconds of it) is computed on its
    * own frame, never throwing away the catalogue-sized cache that /live serves.
@@ -200,12 +223,13 @@ export class OrbitEngine implements OrbitService {
     const obs = this.frame();
     const tf = this.pathTf;
     const n = Math.floor((minutes * 60) / step_seconds + 1e-9);
-    const lk = this.lk;
+    const sampler = this.samplerOf(prop);
+    const { lk, st } = sampler;
     const g = this.ground;
     for (let k = 0; k <= n; k++) {
       const t = Math.round(from_ms + k * step_seconds * 1000);
       tf.set(t, true);
-      if (!this.look(prop, i, obs, tf)) continue;
+      if (!sampler.look(i, obs, tf)) continue;
       const point: PathPoint = {
         sat_id,
         timestamp: iso(t),
@@ -214,10 +238,10 @@ export class OrbitEngine implements OrbitService {
         el_deg: round(Math.asin(lk[L_SIN_EL]) * DEG, 4),
         range_km: round(lk[L_RANGE], 3),
         range_rate_km_s: round(lk[L_RANGE_RATE], 6),
-        sunlit: isSunlit(tf, this.st),
+        sunlit: isSunlit(tf, st),
       };
       if (ground) {
-        groundFromEci(tf, this.st, g);
+        groundFromEci(tf, st, g);
         (point as GroundPathPoint).lat_deg = round(g[G_LAT] * DEG, 4);
         (point as GroundPathPoint).lon_deg = round(g[G_LON] * DEG, 4);
         (point as GroundPathPoint).alt_km = round(g[G_ALT], 3);

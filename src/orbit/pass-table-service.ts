@@ -6,7 +6,7 @@ import { drainSliced, eventLoopSlicer } from '../util/loop-slices.js';
 import { CatalogSearch } from './catalog-search.js';
 import { loadPassTable, PASS_CACHE_FILE, removePassTable, savePassTable } from './pass-table-file.js';
 import { PassTable, sameKey, tableKey, type PassTableKey } from './pass-table.js';
-import { MAX_SATRECS, type Propagator } from './propagator.js';
+import { OFF_THREAD_FROM_SATELLITES, type Propagator } from './propagator.js';
 import type { Observer } from './types.js';
 
 const log = logger('pass-table');
@@ -35,11 +35,7 @@ export interface PassTableOptions {
   sliceMs?: number;
   /** Computed this far past the horizon so extensions are rare (default 6 h). */
   slackHours?: number;
-  /**
-   * Catalogues of at least this many satellites are searched on a worker thread (default: more
-   * than the propagator keeps satrecs for); smaller ones in time slices on the loop, where their
-   * satrecs stay built for live() and a worker's start would cost more than the search.
-   */
+  /** Catalogues of at least this many satellites are searched on a worker thread (default OFF_THREAD_FROM_SATELLITES); smaller ones in slices on the loop. */
   workerFromSatellites?: number;
 }
 
@@ -276,7 +272,7 @@ export class PassTableService {
   /** The passes of every satellite over [from, to) with AOS ≥ minAos as flat rows; null when superseded. */
   private async search(gen: number, prop: Propagator, obs: Observer, from: number, to: number, minAos: number): Promise<{ rows: Float64Array } | null> {
     this.stats.lastSatellites = prop.size;
-    if (prop.size >= (this.o.workerFromSatellites ?? MAX_SATRECS + 1)) {
+    if (prop.size >= (this.o.workerFromSatellites ?? OFF_THREAD_FROM_SATELLITES)) {
       const { searchOffThread } = await import('./pass-search-job.js');
       const r = await searchOffThread(prop, obs, from, to, minAos, this.genAbort.signal);
       if (gen !== this.gen || this.stopped || r.kind === 'aborted') return null;

@@ -32,6 +32,13 @@ export interface SkippedOrbit {
  */
 export const MAX_SATRECS = 2048;
 
+/**
+ * Whole-catalogue work (the pass search, /live of every satellite) on a catalogue this big runs on
+ * a worker thread (util/worker-job.ts): beyond the cap nothing stays built between sweeps anyway,
+ * and smaller catalogues keep their satrecs for live() and would pay a worker's start.
+ */
+export const OFF_THREAD_FROM_SATELLITES = MAX_SATRECS + 1;
+
 export interface PropagatorOptions {
   /** At most this many satrecs are kept; the oldest built is dropped first (default MAX_SATRECS). */
   maxSatrecs?: number;

@@ -71,8 +71,8 @@ export interface OrbitService {
   observer(): Observer;
   /** Live samples at one timestamp (cached per second and shared by every caller). */
   live(at_ms: number, sat_ids?: readonly string[]): LiveSample[];
-  /** Every satellite at the whole second of at_ms, as a generator to run in slices (loop-slices). */
-  liveAllSteps(at_ms: number): Generator<void, { second_ms: number; items: LiveSample[] }, undefined>;
+  /** Every satellite at the whole second of at_ms: the JSON bytes of the samples' array (made off the loop or in slices). */
+  liveAllJson(at_ms: number): Promise<{ second_ms: number; count: number; json: Buffer }>;
   sample(sat_id: string, at_ms: number): LiveSample | null;
   /** Sampled path; bounded by the caller's validation. */
   path(sat_id: string, from_ms: number, minutes: number, step_seconds: number): PathPoint[];

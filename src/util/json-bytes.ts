@@ -40,13 +40,19 @@ export function* jsonTextWithArraySteps(head: string, key: string, items: readon
   return Buffer.concat(yield* jsonTextWithArrayPartsSteps(head, key, items));
 }
 
+/** `{…head,"key":` of a document's JSON text: what an array's bytes follow. */
+const headWithKey = (head: string, key: string) => Buffer.from(`${head === '{}' ? '{' : head.slice(0, -1) + ','}${JSON.stringify(key)}:`);
+
 /** The same bytes as parts, not joined. */
 export function* jsonTextWithArrayPartsSteps(head: string, key: string, items: readonly unknown[]): Generator<void, Buffer[], undefined> {
-  const parts: Buffer[] = [Buffer.from(`${head === '{}' ? '{' : head.slice(0, -1) + ','}${JSON.stringify(key)}:`)];
+  const parts: Buffer[] = [headWithKey(head, key)];
   yield* pushArray(parts, items);
   parts.push(Buffer.from('}'));
   return parts;
 }
+
+/** UTF-8 JSON of `doc` with an array already serialised (`arrayJson`, made elsewhere) added as its last property `key`. */
+export const jsonWithArrayBytes = (doc: object, key: string, arrayJson: Buffer): Buffer => Buffer.concat([headWithKey(JSON.stringify(doc), key), arrayJson, Buffer.from('}')]);
 
 /**
  * UTF-8 JSON of `doc` with the array `items` added as its last property `key`: the same bytes as

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { LiveSampleSchema } from '../../orbit/schemas.js';
-import { jsonWithArraySteps } from '../../util/json-bytes.js';
-import { drainSliced } from '../../util/loop-slices.js';
+import { jsonWithArrayBytes } from '../../util/json-bytes.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { qSatIds } from '../validate.js';
 
@@ -26,7 +25,7 @@ export function liveRoutes(s: Services): RouteDef[] {
     const loc = s.location.resolved();
     return `${Math.floor(now / 1000)}|${s.catalog.current().version}|${loc.lat},${loc.lon},${loc.alt_m}`;
   };
-  // The whole-catalog answer: computed and serialised in slices, once per second (and catalog and
+  // The whole-catalog answer: computed and serialised off the loop or in slices (orbit engine), once per second (and catalog and
   // location) at most; callers meanwhile share the sweep under way. On a slow board with a big
   // catalog a sweep outlasts its second: the answer then carries the second it was computed for.
   let cache: { key: string; reply: RawReply } | null = null;
@@ -34,9 +33,8 @@ export function liveRoutes(s: Services): RouteDef[] {
   const wholeCatalog = async (): Promise<RawReply> => {
     const key = keyAt(s.clock.now());
     const loc = location();
-    const { second_ms, items } = await drainSliced(s.orbit.liveAllSteps(s.clock.now()));
-    const head = { timestamp: new Date(second_ms).toISOString(), location: loc, count: items.length };
-    const reply = new RawReply(await drainSliced(jsonWithArraySteps(head, 'items', items)));
+    const { second_ms, count, json } = await s.orbit.liveAllJson(s.clock.now());
+    const reply = new RawReply(jsonWithArrayBytes({ timestamp: new Date(second_ms).toISOString(), location: loc, count }, 'items', json));
     cache = { key, reply };
     return reply;
   };

@@ -1,0 +1,62 @@
+import { jsonArray } from '../util/json-bytes.js';
+import { drainSliced } from '../util/loop-slices.js';
+import { runWorkerJob, type JobOutcome, type WorkerScript } from '../util/worker-job.js';
+import { ObserverFrame, TimeFrame } from './frames.js';
+import { LiveSampler } from './live-sampler.js';
+import { decodeOrbits, encodeOrbitsSteps, plainObserver, type OrbitJobInput } from './orbits-transfer.js';
+import type { Propagator } from './propagator.js';
+import type { LiveSample, Observer } from './types.js';
+
+// /live over a whole catalogue beyond the satrec cap (the 16k active one) as a worker job
+// (src/util/worker-job.ts): 16k samples and their 3 MiB of JSON are made on a worker thread, and
+// the loop gets the bytes of the items array in a transferred buffer. Made here, even in slices,
+// the samples and a satrec per satellite were promoted into the old generation and the
+// collector's pauses over them blocked the loop for 20–40 ms at full speed.
+
+const JOB = 'live-all';
+/** A satrec at a time (released after its sample), the samples and their JSON: ~15 MiB for 16k. */
+const LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
+
+export interface LiveAllInput extends OrbitJobInput {
+  second_ms: number;
+}
+
+export interface LiveAllAnswer {
+  buffer: ArrayBuffer;
+  length: number;
+  count: number;
+}
+
+/** The items array of /live as JSON bytes, and how many samples it holds. */
+export interface LiveItemsJson {
+  count: number;
+  json: Buffer;
+}
+
+/** Every satellite of `prop` at second_ms on a worker thread; never throws. */
+export async function liveAllOffThread(prop: Propagator, obs: Observer, second_ms: number, signal: AbortSignal, script?: WorkerScript): Promise<JobOutcome<LiveItemsJson>> {
+  const orbits = await drainSliced(encodeOrbitsSteps(prop, true));
+  if (!orbits) return { kind: 'failed', message: 'a satellite has a satrec but no elements' };
+  const input: LiveAllInput = { orbits, obs: plainObserver(obs), second_ms };
+  const r = await runWorkerJob<LiveAllAnswer>(JOB, input, { signal, limits: LIMITS, transfer: [orbits.fields.buffer as ArrayBuffer], script });
+  return r.kind === 'done' ? { kind: 'done', value: { count: r.value.count, json: Buffer.from(r.value.buffer, 0, r.value.length) } } : r;
+}
+
+/** The worker side (src/worker.ts). */
+export function liveAllJob(j: LiveAllInput): { value: LiveAllAnswer; transfer: ArrayBuffer[] } {
+  const prop = decodeOrbits(j.orbits);
+  const sampler = new LiveSampler(prop);
+  const frame = new ObserverFrame(j.obs);
+  const tf = new TimeFrame();
+  tf.set(j.second_ms, true);
+  const items: LiveSample[] = [];
+  for (let i = 0; i < prop.size; i++) {
+    const s = sampler.sample(i, frame, tf);
+    if (!prop.keepsAll) prop.release(i);
+    if (s) items.push(s);
+  }
+  const json = jsonArray(items);
+  // A buffer of its own to hand over (a small one may sit in Node's shared pool).
+  const own = json.byteOffset === 0 && json.buffer.byteLength === json.length ? (json.buffer as ArrayBuffer) : new Uint8Array(json).buffer;
+  return { value: { buffer: own, length: json.length, count: items.length }, transfer: [own] };
+}
