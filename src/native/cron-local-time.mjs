@@ -65,10 +65,22 @@ function checkCronLocalTime() {
   }
 }
 
+// node-cron's entry imports child_process for its background (forked) tasks; we run every job
+// inline (util/scheduler.ts), and child_process with net and dgram under it was ~15 ms of CPU at
+// each boot here, a tenth of a second and more on a Pi. In the bundle its fork is a stand-in that
+// says so if a background task is ever asked for.
+const NO_FORK = "const fork = () => { throw new Error('node-cron background tasks are not in this bundle: jobs run inline'); };";
+
 export const cronLocalTime = {
   name: 'cron-local-time',
   setup(b) {
     b.onStart(checkCronLocalTime);
+    b.onLoad({ filter: /node-cron[\\/]dist[\\/]node-cron\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const imp = "import { fork } from 'child_process';";
+      if (src.split(imp).length !== 2) throw new Error(`cron-local-time: expected one "${imp}" in ${args.path}`);
+      return { contents: src.replace(imp, NO_FORK), loader: 'js' };
+    });
     b.onLoad({ filter: /node-cron[\\/]dist[\\/]_shared\.js$/ }, (args) => {
       const src = readFileSync(args.path, 'utf8');
       const uses = src.split('new Intl.DateTimeFormat(').length - 1;

@@ -1,4 +1,3 @@
-import { spawn as nodeSpawn } from 'node:child_process';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { OneAtATime } from '../util/queue.js';
@@ -77,7 +76,9 @@ export class SdNotify {
   readonly watchdogUsec: number;
   private readonly socket: string;
   private readonly path: string;
-  private readonly spawnFn: SpawnFn;
+  /** The sender's spawn: injected, or child_process's, loaded with the first message (loadSpawn()). */
+  private spawnFn: SpawnFn | null;
+  private spawnLoad: Promise<void> | null = null;
   private readonly clock: TimerClock;
   private readonly command: string;
   /** Unbounded like systemd's own queue: only a keep-alive repeats, and it is never queued twice. */
@@ -104,7 +105,7 @@ export class SdNotify {
       delete env.WATCHDOG_USEC;
       delete env.WATCHDOG_PID;
     }
-    this.spawnFn = o.spawn ?? (nodeSpawn as unknown as SpawnFn);
+    this.spawnFn = o.spawn ?? null;
     this.clock = o.clock ?? realClock;
     this.command = o.command ?? 'systemd-notify';
   }
@@ -174,8 +175,20 @@ export class SdNotify {
     });
   }
 
+  /**
+   * child_process (with net and the streams under it: ~15 ms of CPU here, a tenth of a second on
+   * a Pi) is read with the first message, which comes after listen: never without systemd.
+   */
+  private loadSpawn(): Promise<void> {
+    return (this.spawnLoad ??= import('node:child_process').then((cp) => {
+      this.spawnFn = cp.spawn as unknown as SpawnFn;
+    }));
+  }
+
   /** One run of the sender; resolves when it has exited (or failed to start). Never rejects. */
   private send(m: Message): Promise<void> {
+    const spawn = this.spawnFn;
+    if (!spawn) return this.loadSpawn().then(() => this.send(m));
     return new Promise((resolve) => {
       let settled = false;
       const finish = (ok: boolean, why: string) => {
@@ -192,7 +205,7 @@ export class SdNotify {
         resolve();
       };
       try {
-        const child = this.spawnFn(this.command, m.args, {
+        const child = spawn(this.command, m.args, {
           // Only what the sender needs: the socket, and PATH for the lookup.
           env: { NOTIFY_SOCKET: this.socket, PATH: this.path },
           stdio: 'ignore',

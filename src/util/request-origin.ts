@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv4Literal as isIPv4, isIPv6Literal as isIPv6 } from './ip-literal.js';
 
 // Which requests the station serves, decided from headers alone (pure: no I/O).
 //
