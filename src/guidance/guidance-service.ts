@@ -7,8 +7,9 @@ import bundledProfiles from './data/profiles.json';
 import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
 import { chooseRates, phaseRatesAt, phaseTargets, ratesFromPath, type RangeRateSource } from './range-rate.js';
 import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
+import { PassRateSlab } from './pass-rate-slab.js';
 import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
-import { type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
+import { PHASES, type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
 import { errorMessage, notFound } from '../util/errors.js';
 import { join } from 'node:path';
 import { encodePassRates, PASS_RATES_FILE, readPassRates, writePassRates, type PassRateEntry } from './pass-rates-file.js';
@@ -106,10 +107,11 @@ export class GuidanceService {
   private readonly operator: OperatorProfileStore | null;
   /** Operator profiles when no data dir is given (tests, tools). */
   private memoryOperator: { entry: ProfileEntry; saved_at: string }[] = [];
-  /** Phase range rates per pass (null: the path gave nothing, fall back to the live track). */
-  private passRates = new Map<string, PhaseRates | null>();
-  /** Rates read back from the last run's file, made into PhaseRates when a pass first asks (pass-rates-file.ts). */
-  private savedRates = new Map<string, readonly number[] | null>();
+  /**
+   * Phase range rates per pass, computed or read back from the last run's file (pass-rates-file.ts);
+   * null: the path gave nothing, fall back to the live track.
+   */
+  private readonly passRates = new PassRateSlab(PASS_CACHE_MAX, PHASES.length);
   /** Whether passRates holds rates computed since the file was last written. */
   private ratesDirty = false;
   private ratesLoaded = false;
@@ -172,7 +174,6 @@ export class GuidanceService {
     this.index = indexProfiles(this.entries, catalog);
     this.indexedCatalog = catalog;
     this.passRates.clear();
-    this.savedRates.clear();
     for (const e of this.index.unresolved) log.debug(() => `profile ${e.name} (norad ${e.norad_id}) has no satellite in the catalog`);
     return this.index;
   }
@@ -310,20 +311,13 @@ export class GuidanceService {
     let fromPath: PhaseRates | null = null;
     if (pass) {
       const key = `${sat_id}|${pass.aos_ms}|${pass.los_ms}`;
-      let cached = this.passRates.get(key);
-      if (cached === undefined) {
-        const saved = this.savedRates.get(key);
-        if (saved !== undefined) {
-          this.savedRates.delete(key);
-          cached = saved && phaseRatesAt(saved, phaseTargets(pass.aos_ms, pass.los_ms));
-        } else {
-          cached = this.pathRates(sat_id, pass);
-          this.ratesDirty = true;
-        }
-        if (this.passRates.size >= PASS_CACHE_MAX) this.passRates.delete(this.passRates.keys().next().value!);
-        this.passRates.set(key, cached);
+      let rates = this.passRates.get(key);
+      if (rates === undefined) {
+        rates = this.pathRates(sat_id, pass)?.range_rate_km_s.slice() ?? null;
+        this.passRates.set(key, rates);
+        this.ratesDirty = true;
       }
-      fromPath = cached;
+      fromPath = rates && phaseRatesAt(rates, phaseTargets(pass.aos_ms, pass.los_ms));
     }
     return chooseRates(fromPath, fromPath ? null : (this.deps.orbit.sample(sat_id, now_ms)?.range_rate_km_s ?? null));
   }
@@ -338,7 +332,7 @@ export class GuidanceService {
     const version = this.deps.catalog.current().version;
     this.profiles(); // a later first call would clear what is read now
     const r = readPassRates(join(this.deps.dataDir, PASS_RATES_FILE), version);
-    for (const [key, rates] of r.entries ?? []) if (!this.passRates.has(key)) this.savedRates.set(key, rates);
+    for (const [key, rates] of r.entries ?? []) if (!this.passRates.has(key)) this.passRates.set(key, rates);
     log.debug(() => `pass rates from the last run: ${r.note}`);
   }
 
@@ -358,8 +352,7 @@ export class GuidanceService {
     this.ratesDirty = false;
     const entries: PassRateEntry[] = [];
     const ends = (key: string) => Number(key.slice(key.lastIndexOf('|') + 1)) > now_ms;
-    for (const [key, r] of this.passRates) if (ends(key)) entries.push([key, r ? r.range_rate_km_s : null]);
-    for (const [key, r] of this.savedRates) if (ends(key)) entries.push([key, r]);
+    for (const [key, r] of this.passRates.entries()) if (ends(key)) entries.push([key, r]);
     try {
       await writePassRates(join(this.deps.dataDir, PASS_RATES_FILE), encodePassRates(this.deps.catalog.current().version, entries));
     } catch (err) {
