@@ -49,14 +49,30 @@ export function* encodeOrbitsSteps(prop: Propagator, withNames: boolean): Genera
   return out;
 }
 
+/**
+ * One satellite of a transfer as the propagator's input: its elements are made when its satrec is
+ * built (then dropped), so the worker never holds 16k element objects with their boxed numbers
+ * (~8 MiB of a 16k job's heap).
+ */
+class TransferredOrbit implements OrbitInput {
+  constructor(
+    private readonly t: OrbitsTransfer,
+    private readonly i: number,
+    private readonly epoch: string,
+    readonly sat_id: string,
+    readonly name: string,
+  ) {}
+
+  get elements(): OmmElements {
+    const el = { OBJECT_NAME: '', EPOCH: this.epoch } as Record<string, unknown>;
+    for (let f = 0; f < NF; f++) el[FIELDS[f]] = this.t.fields[this.i * NF + f];
+    return el as unknown as OmmElements;
+  }
+}
+
 /** The worker's propagator: the same satellites at the same indexes (ids "0", "1", … when none were sent). */
 export function decodeOrbits(t: OrbitsTransfer): Propagator {
   const ids = t.ids === undefined ? undefined : (JSON.parse(t.ids) as string[]);
   const names = t.names === undefined ? undefined : (JSON.parse(t.names) as string[]);
-  const sats: OrbitInput[] = t.epochs.split('\n').map((EPOCH, i) => {
-    const el = { OBJECT_NAME: '', EPOCH } as Record<string, unknown>;
-    for (let f = 0; f < NF; f++) el[FIELDS[f]] = t.fields[i * NF + f];
-    return { sat_id: ids?.[i] ?? String(i), name: names?.[i] ?? '', elements: el as unknown as OmmElements };
-  });
-  return new Propagator(sats);
+  return new Propagator(t.epochs.split('\n').map((epoch, i) => new TransferredOrbit(t, i, epoch, ids?.[i] ?? String(i), names?.[i] ?? '')));
 }

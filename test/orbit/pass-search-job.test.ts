@@ -41,6 +41,32 @@ test('pass search on a worker thread: the same passes as in slices on the loop, 
   assert.equal(off.stats.failedSatellites, onLoop.stats.failedSatellites);
 });
 
+test('pass search on a worker thread: a table extended past its end gives the passes the loop gives', async () => {
+  const run = async (extra: Partial<PassTableOptions>) => {
+    const dir = tmpDataDir();
+    const clock = new FixedClock(T0);
+    const svc = new PassTableService({ dataDir: dir, clock, horizonHours: 24, slackHours: 2, orbits: () => ({ version: 'v1', prop: new Propagator(sats) }), observer: () => GREENWICH, sliceMs: 4, ...extra });
+    try {
+      svc.start();
+      await svc.ready();
+      clock.advance(20 * 3600_000);
+      await svc.maintain();
+      const t = svc.current();
+      await svc.stop();
+      return { t, stats: { ...svc.stats } };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const onLoop = await run({});
+  const off = await run({ workerFromSatellites: 1 });
+  assert.equal(onLoop.stats.extensions, 1);
+  assert.equal(off.stats.extensions, 1);
+  assert.equal(off.stats.workerSearches, 2, 'the new table and its extension');
+  assert.ok(off.t!.covers(T0 + 20 * 3600_000, T0 + 44 * 3600_000));
+  assert.deepEqual(off.t!.rows(), onLoop.t!.rows());
+});
+
 test('pass search on a worker thread: elements SGP4 refuses fail alone, as on the loop', async () => {
   const bad: OrbitInput = { sat_id: 'bad', name: 'BAD', elements: { ...sats[0].elements, NORAD_CAT_ID: 99990, ECCENTRICITY: 1.5 } };
   const list = [...sats.slice(0, 5), bad];
