@@ -33,7 +33,10 @@ export class PassRateSlab {
     if (slot === undefined) return undefined;
     const at = slot * this.width;
     // A row of NaN: the pass was held with no rates (its path gave nothing).
-    return Number.isNaN(this.rows[at]) ? null : Array.from(this.rows.subarray(at, at + this.width));
+    if (Number.isNaN(this.rows[at])) return null;
+    const out: number[] = new Array(this.width);
+    for (let k = 0; k < this.width; k++) out[k] = this.rows[at + k];
+    return out;
   }
 
   set(key: string, rates: readonly number[] | null): void {
