@@ -72,7 +72,11 @@ function* decodeRecords(count: number, nums: Float64Array, text: string): Genera
   const num = (k: number): number | undefined => (Number.isNaN(nums[k]) ? undefined : nums[k]);
   for (let i = 0; i < count; i++) {
     const b = i * NN;
-    const [OBJECT_NAME, OBJECT_ID, EPOCH, CLASSIFICATION_TYPE] = [next()!, next(), next()!, next()];
+    // Strings in STRINGS order.
+    const OBJECT_NAME = next()!;
+    const OBJECT_ID = next();
+    const EPOCH = next()!;
+    const CLASSIFICATION_TYPE = next();
     const el: OmmElements = {
       OBJECT_NAME,
       OBJECT_ID,

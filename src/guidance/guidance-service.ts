@@ -5,7 +5,7 @@ import { iso } from '../util/clock.js';
 import { logger } from '../util/logger.js';
 import bundledProfiles from './data/profiles.json';
 import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
-import { chooseRates, phaseRatesAt, phaseTargets, ratesFromPath, type RangeRateSource } from './range-rate.js';
+import { chooseRates, nearestRates, phaseRatesAt, phaseTargets, type RangeRateSource } from './range-rate.js';
 import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
 import { PassRateSlab } from './pass-rate-slab.js';
 import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
@@ -311,13 +311,14 @@ export class GuidanceService {
     let fromPath: PhaseRates | null = null;
     if (pass) {
       const key = `${sat_id}|${pass.aos_ms}|${pass.los_ms}`;
+      const targets = phaseTargets(pass.aos_ms, pass.los_ms);
       let rates = this.passRates.get(key);
       if (rates === undefined) {
-        rates = this.pathRates(sat_id, pass)?.range_rate_km_s.slice() ?? null;
+        rates = this.pathRates(sat_id, pass, targets);
         this.passRates.set(key, rates);
         this.ratesDirty = true;
       }
-      fromPath = rates && phaseRatesAt(rates, phaseTargets(pass.aos_ms, pass.los_ms));
+      fromPath = rates && phaseRatesAt(rates, targets);
     }
     return chooseRates(fromPath, fromPath ? null : (this.deps.orbit.sample(sat_id, now_ms)?.range_rate_km_s ?? null));
   }
@@ -366,15 +367,14 @@ export class GuidanceService {
    * propagations per pass instead of a whole fine-stepped track. The nearest returned sample
    * is taken for each target, so a path that rounds its step differently still answers.
    */
-  private pathRates(sat_id: string, pass: PassEvent): PhaseRates | null {
+  private pathRates(sat_id: string, pass: PassEvent, targets: readonly number[]): number[] | null {
     const span = pass.los_ms - pass.aos_ms;
     if (!(span > 0)) return null;
-    const targets = phaseTargets(pass.aos_ms, pass.los_ms);
     const stepS = (span * 0.2) / 1000;
     // Half a step of slack so the last midpoint is inside however the engine counts its samples.
     const minutes = (targets[4] - targets[0] + stepS * 500) / 60_000;
     try {
-      return ratesFromPath(this.deps.orbit.path(sat_id, targets[0], minutes, stepS), targets);
+      return nearestRates(this.deps.orbit.path(sat_id, targets[0], minutes, stepS), targets);
     } catch (err) {
       log.warn(`path for ${sat_id} pass ${iso(pass.aos_ms)} failed; using the live track`, err);
       return null;

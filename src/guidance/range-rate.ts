@@ -13,15 +13,22 @@ export function phaseTargets(aos_ms: number, los_ms: number): number[] {
   return PHASES.map((p) => phaseTargetMs(p, aos_ms, los_ms));
 }
 
-/** Nearest path sample to each target; null when the path is empty. */
-export function ratesFromPath(path: readonly { t_ms: number; range_rate_km_s: number }[], targets: readonly number[]): PhaseRates | null {
+type PathSample = { t_ms: number; range_rate_km_s: number };
+
+/** The range rate of the path sample nearest each target; null when the path is empty. */
+export function nearestRates(path: readonly PathSample[], targets: readonly number[]): number[] | null {
   if (!path.length) return null;
-  const rr = targets.map((t) => {
+  return targets.map((t) => {
     let best = path[0];
     for (const p of path) if (Math.abs(p.t_ms - t) < Math.abs(best.t_ms - t)) best = p;
     return best.range_rate_km_s;
   });
-  return phaseRatesAt(rr, targets);
+}
+
+/** The same as PhaseRates, with the target times. */
+export function ratesFromPath(path: readonly PathSample[], targets: readonly number[]): PhaseRates | null {
+  const rr = nearestRates(path, targets);
+  return rr && phaseRatesAt(rr, targets);
 }
 
 /** The rates read at each phase's target time (a path's samples, or the pass rates file's entry). */

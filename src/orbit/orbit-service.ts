@@ -50,7 +50,7 @@ export class OrbitEngine implements OrbitService {
   private readonly pathTf = new TimeFrame();
   private readonly sampleTf = new TimeFrame();
   private readonly ground = new Float64Array(GROUND_SIZE);
-  /** The sampler of the current orbit set (its scratch arrays shared by live samples and paths). */
+  /** The sampler of the current orbit set (its scratch arrays shared by live samples and paths; samplerOf()). */
   private sampler: LiveSampler | null = null;
   /** Ends a whole-catalogue job on a worker thread at stop. */
   private readonly stopping = new AbortController();
@@ -94,7 +94,6 @@ export class OrbitEngine implements OrbitService {
     const cat = this.o.catalog.current();
     if (!this.orbitSet || this.orbitSet.version !== cat.version) {
       this.orbitSet = { version: cat.version, prop: new Propagator(cat.satellites) };
-      this.sampler = new LiveSampler(this.orbitSet.prop);
     }
     return this.orbitSet;
   }

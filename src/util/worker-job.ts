@@ -7,7 +7,8 @@ import { errorMessage } from './errors.js';
 // runs src/worker.ts (dist/worker.mjs when built), which loads only the named job's module; the
 // input and the answer carry their bulk in transferred buffers, so neither side parses the other's
 // data. The driver never throws: a worker that cannot start, runs out of its heap or dies is a
-// failed job, and its caller does the work on the loop instead.
+// failed job, and its caller decides (the search and /live run on the loop instead; the parse,
+// whose body was handed over, fails its source until the next refresh).
 
 export type JobOutcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; message: string } | { kind: 'aborted' };
 

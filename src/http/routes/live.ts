@@ -25,9 +25,10 @@ export function liveRoutes(s: Services): RouteDef[] {
     const loc = s.location.resolved();
     return `${Math.floor(now / 1000)}|${s.catalog.current().version}|${loc.lat},${loc.lon},${loc.alt_m}`;
   };
-  // The whole-catalog answer: computed and serialised off the loop or in slices (orbit engine), once per second (and catalog and
-  // location) at most; callers meanwhile share the sweep under way. On a slow board with a big
-  // catalog a sweep outlasts its second: the answer then carries the second it was computed for.
+  // The whole-catalog answer: computed and serialised by the orbit engine (on a worker thread or in
+  // slices), once per second (and catalog and location) at most; callers meanwhile share the sweep
+  // under way. On a slow board with a big catalog a sweep outlasts its second: the answer then
+  // carries the second it was computed for.
   let cache: { key: string; reply: RawReply } | null = null;
   let sweep: Promise<RawReply> | null = null;
   const wholeCatalog = async (): Promise<RawReply> => {
