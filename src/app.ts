@@ -30,6 +30,8 @@ import { AccessService } from './access/access-service.js';
 import { LogbookArea } from './logbook/logbook-area.js';
 import { LOGBOOK_MAX_RECORDS } from './logbook/schemas.js';
 import { logbookStation } from './logbook-station.js';
+import { RecordingArea, type RecordingAreaDeps } from './recording/recording-area.js';
+import { recordingStation } from './recording-station.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { OrbitEngine } from './orbit/orbit-service.js';
 import { GuidanceService } from './guidance/guidance-service.js';
@@ -65,6 +67,8 @@ export interface AppOptions {
   rotatorTimeouts?: Partial<RotatorTimeouts>;
   /** The live-events clients' pacing clock (EventHubOptions.pacing); the station's clock by default. */
   eventsPacing?: Clock;
+  /** The recorder's edges: the audio file's open (a test's /dev/full), opusenc's path ('' for WAV), arecord's environment. */
+  recording?: Pick<RecordingAreaDeps, 'openFile' | 'opusenc'> & { env?: NodeJS.ProcessEnv };
 }
 
 // The composition root: it builds the parts floor by floor (stores, core, devices, station,
@@ -82,7 +86,7 @@ type Parts = Core & Devices & Station;
  */
 const startOrder = (p: Parts): Lifecycle[] => [
   p.location, p.catalog, p.datasets, p.orbit, p.guidance, p.scheduler,
-  p.lan, p.radio, p.aprs, p.rotator, p.access, p.hamlib, p.logbook,
+  p.lan, p.radio, p.aprs, p.rotator, p.access, p.hamlib, p.recording, p.logbook,
 ];
 
 /**
@@ -93,7 +97,7 @@ const startOrder = (p: Parts): Lifecycle[] => [
  * then the sky and the location.
  */
 const stopOrder = (p: Parts): Lifecycle[] => [
-  p.scheduler, p.logbook, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
+  p.scheduler, p.logbook, p.recording, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
   p.guidance, p.orbit, p.datasets, p.catalog, p.location,
 ];
 
@@ -116,7 +120,7 @@ export class App {
     const stores = openStores(config, clock);
     const core = buildCore(config, clock, stores, new Promise<void>((resolve) => (this.listened = resolve)));
     const devices = buildDevices(opts, clock, stores, core);
-    const station = buildStation(config, clock, stores, core, devices);
+    const station = buildStation(opts, clock, stores, core, devices);
     const parts: Parts = { ...core, ...devices, ...station };
     this.startOrder = startOrder(parts);
     this.stopOrder = stopOrder(parts);
@@ -273,24 +277,34 @@ function buildDevices(opts: AppOptions, clock: Clock, stores: Stores, core: Core
 type Station = ReturnType<typeof buildStation>;
 
 /** What the screens and the logbook compose from the rest: the tracked set, system state and ISS facts, the lite snapshot, the QSO logbook. */
-function buildStation(config: Config, clock: Clock, stores: Stores, core: Core, devices: Devices) {
+function buildStation(opts: AppOptions, clock: Clock, stores: Stores, core: Core, devices: Devices) {
+  const { config } = opts;
   const { catalog, orbit, guidance, location, network } = core;
-  const { radio, aprs, rotator, hamlib } = devices;
+  const { radio, aprs, rotator, hamlib, lan } = devices;
+  const recording = new RecordingArea({
+    clock,
+    store: stores.recording,
+    dir: join(config.dataDir, 'recordings'),
+    station: recordingStation({ radio, rotator, aprs, orbit, catalog, location, lan, env: opts.recording?.env }),
+    openFile: opts.recording?.openFile,
+    opusenc: opts.recording?.opusenc,
+  });
   const liteSettings = new LiteSettingsService(stores.lite, catalog);
-  const station = new StationService({ clock, settings: stores, catalog, orbit, guidance, location, network, liteSettings, radio, aprs, rotator, hamlib });
+  const station = new StationService({ clock, settings: stores, catalog, orbit, guidance, location, network, liteSettings, radio, aprs, rotator, hamlib, recording });
   // No lite invalidation on location change: the cache key carries the rounded location, and the
   // spec lists exactly which routes clear the cache (POST /location among them).
   const lite = new LiteService(station, liteReply);
   rotator.onChange(() => lite.invalidate()); // the lite rotator line follows LOS and faults too, not only the routes
+  recording.onChange(() => lite.invalidate()); // the recording dot: a pass starting or ending, a fault
   followLiteLines(() => liteLinesKey(station), [(fn) => radio.onUpdate(fn), (fn) => aprs.onChange(fn)], () => lite.changedOnExpiry(), () => lite.followed);
   const logbook = new LogbookArea({
     clock,
     store: stores.logbook,
     path: join(config.dataDir, 'logbook.jsonl'),
     maxRecords: LOGBOOK_MAX_RECORDS,
-    station: logbookStation({ aprs, location, radio, liteSettings, orbit, passFilter: stores.passFilter, catalog, guidance }),
+    station: logbookStation({ aprs, location, radio, liteSettings, orbit, passFilter: stores.passFilter, catalog, guidance, recording }),
     log: logger('logbook'),
     programVersion: VERSION,
   });
-  return { liteSettings, station, lite, logbook };
+  return { liteSettings, station, lite, logbook, recording };
 }

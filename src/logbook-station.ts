@@ -3,6 +3,7 @@
 // pass and the lite focus's pass under way, the catalog's names, the frequency guide and the
 // rig's targets (VFO A receives, VFO B transmits on both supported rigs).
 import type { StationReader } from './logbook/logbook-service.js';
+import type { QsoRecord } from './logbook/schemas.js';
 import type { PassWindow } from './logbook/qso-fill.js';
 import { focusPass } from './station/lite-focus.js';
 import { toLocator } from './station/maidenhead.js';
@@ -28,6 +29,8 @@ export interface LogbookStationParts {
   passFilter: SettingsReader<Pick<PassFilter, 'min_el_deg'>>;
   catalog: CatalogProvider;
   guidance: Pick<GuidanceService, 'recommend'>;
+  /** The pass recorder: the recording under way at a QSO's time, and told of each QSO logged. */
+  recording: { mark(at_ms: number): { recording_id: string; recording_offset_s: number } | null; noteQso(q: QsoRecord): void };
 }
 
 export function logbookStation(s: LogbookStationParts): StationReader {
@@ -58,6 +61,8 @@ export function logbookStation(s: LogbookStationParts): StationReader {
     recommend(sat_id, now_ms) {
       return s.guidance.recommend(sat_id, now_ms)?.recommendation ?? null;
     },
+    recording: (at_ms) => s.recording.mark(at_ms),
+    logged: (q) => s.recording.noteQso(q),
     rig() {
       const r = s.radio.runtime();
       return {

@@ -18,6 +18,7 @@ import type { RotatorArea } from './rotator/rotator-area.js';
 import type { AccessService } from './access/access-service.js';
 import type { HamlibArea } from './hamlib/hamlib-area.js';
 import type { LogbookArea } from './logbook/logbook-area.js';
+import type { RecordingArea } from './recording/recording-area.js';
 
 // What the composition root hands the HTTP layer: one service per area. Its own module so routes
 // import it without importing app.ts (which imports the routes).
@@ -68,4 +69,6 @@ export interface Services {
   access: AccessService;
   /** The QSO logbook (journal file, ADIF export, Cloudlog/Wavelog push queue), loaded on first use. */
   logbook: LogbookArea;
+  /** Pass recording: audio and journal of each pass the radio follows, or by hand; loaded when enabled or first listed. */
+  recording: RecordingArea;
 }

@@ -13,6 +13,7 @@ import { HamlibSettingsSchema, defaultHamlibSettings } from './hamlib/settings.j
 import { AprsSettingsSchema, defaultAprsSettings } from './aprs/settings.js';
 import { CatalogSourcesSchema, defaultCatalogSources } from './catalog/sources.js';
 import { AccessFileSchema, defaultAccessFile } from './access/schemas.js';
+import { RecordingSettingsSchema, defaultRecordingSettings } from './recording/settings.js';
 import { DEFAULT_LOGBOOK_SETTINGS, LOGBOOK_SECRETS, LogbookSettingsSchema } from './logbook/schemas.js';
 
 // The flat-file stores, one module every side may import (no area imports another through it).
@@ -39,6 +40,7 @@ export function createStores(dir: string, clock: Clock) {
     access: new JsonStore({ dir, name: 'access', schema: AccessFileSchema, defaults: defaultAccessFile, now, mode: 0o600 }),
     // The Cloudlog/Wavelog API key can write to the operator's log: owner-only, write-only in the API.
     logbook: new JsonStore({ dir, name: 'logbook-settings', schema: LogbookSettingsSchema, defaults: () => DEFAULT_LOGBOOK_SETTINGS, now, mode: 0o600, secrets: LOGBOOK_SECRETS }),
+    recording: new JsonStore({ dir, name: 'recording-settings', schema: RecordingSettingsSchema, defaults: defaultRecordingSettings, now }),
   };
 }
 export type Stores = ReturnType<typeof createStores>;

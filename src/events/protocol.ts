@@ -7,7 +7,7 @@ export const EVENTS_PATH = '/api/v1/events';
 export const PROTOCOL_VERSION = 1;
 
 /** Every topic, in the order the hello lists them. */
-export const TOPICS = ['system', 'lite', 'live', 'radio', 'rotator', 'aprs', 'aprs.packets', 'logbook', 'passes'] as const;
+export const TOPICS = ['system', 'lite', 'live', 'radio', 'rotator', 'aprs', 'aprs.packets', 'logbook', 'passes', 'recording'] as const;
 export type Topic = (typeof TOPICS)[number];
 const TOPIC_SET: ReadonlySet<string> = new Set(TOPICS);
 export const isTopic = (t: unknown): t is Topic => typeof t === 'string' && TOPIC_SET.has(t);

@@ -6,6 +6,7 @@ import { iso } from '../util/clock.js';
 import { listenAll, type Subscribe } from '../util/listeners.js';
 import { RawReply, StreamReply, jsonText, type RouteDef } from './route.js';
 import { parseOr400 } from './validate.js';
+import { NO_PARAMS } from './router.js';
 
 // What each topic of the push hub is built from and follows. A state topic's data is its GET
 // route's body, made by that route's own handler (same query defaults, same serialisation), so the
@@ -18,7 +19,7 @@ export function routeBody(routes: readonly RouteDef[], path: string): () => Prom
   // The query a request without parameters gets (its defaults).
   const query = route.query ? parseOr400(route.query, {}, 'query') : {};
   return async () => {
-    const out = await route.handler({ query, body: undefined, accept: 'application/json', acceptEncoding: '', path, credentials: null });
+    const out = await route.handler({ query, body: undefined, accept: 'application/json', acceptEncoding: '', path, params: NO_PARAMS, range: '', credentials: null });
     if (out instanceof StreamReply) return { kind: 'error', message: `GET ${path} streams its answer` };
     const body = out instanceof RawReply ? out.body : jsonText(out);
     return { kind: 'data', bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : body };
@@ -34,6 +35,7 @@ export const TOPIC_GET = {
   rotator: '/api/v1/rotator/state',
   aprs: '/api/v1/aprs/state',
   logbook: '/api/v1/logbook',
+  recording: '/api/v1/recordings/runtime',
 } as const satisfies Partial<Record<Topic, string>>;
 
 /** Each topic's source: its data and the notifications that say it changed. */
@@ -48,7 +50,7 @@ export function eventSources(s: Services, routes: readonly RouteDef[]): Record<T
   const edges = passEdges(s.station, s.clock, [table, store('lite'), store('passFilter'), store('developerOverrides')]);
   // System state is the union of its parts: every settings file, the location, the sky, the equipment.
   const stores = (Object.keys(s.stores) as Array<keyof Services['stores']>).map(store);
-  const system = [...stores, radio, rotator, aprs, table, edges, (fn: () => void) => s.hamlib.onUpdate(fn), (fn: () => void) => s.location.onChange(() => fn()), (fn: () => void) => s.catalog.onChange(() => fn())];
+  const system = [...stores, radio, rotator, aprs, table, edges, (fn: () => void) => s.recording.onChange(fn), (fn: () => void) => s.hamlib.onUpdate(fn), (fn: () => void) => s.location.onChange(() => fn()), (fn: () => void) => s.catalog.onChange(() => fn())];
   return {
     system: state('system', ...system),
     // A pass edge makes the cached snapshot stale: it is cleared (for GETs too), which is the lite's news.
@@ -59,6 +61,8 @@ export function eventSources(s: Services, routes: readonly RouteDef[]): Record<T
     aprs: state('aprs', aprs),
     'aprs.packets': { kind: 'stream', watch: (push) => s.aprs.onPacket((e) => push(JSON.stringify(e))) },
     logbook: state('logbook', (fn) => s.logbook.onUpdate(fn)),
+    // The recorder's runtime: a start or end at once, the level about once a second while recording.
+    recording: state('recording', (fn) => s.recording.onUpdate(fn)),
     passes: { kind: 'state', watch: (fn) => listenAll(fn, [table]), build: passTableBuilt(s) },
   };
 }

@@ -27,6 +27,9 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
         schema,
       }));
     }
+    // A resource id in the path (`/api/v1/recordings/{id}`): OpenAPI's own path-template syntax.
+    const inPath = [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (inPath.length > 0) op.parameters = [...inPath, ...((op.parameters as unknown[]) ?? [])];
     if (r.body) {
       op.requestBody = { required: true, content: { 'application/json': { schema: toJsonSchema(r.body) } } };
     }

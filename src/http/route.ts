@@ -31,6 +31,23 @@ export class StreamReply {
   ) {}
 }
 
+/**
+ * A file's bytes, read from disk as the socket takes them (a recording's audio): a known length,
+ * so HEAD answers without reading, and a byte range (`Range: bytes=a-b`) is a 206 of that slice.
+ * The handler has already checked the range against `size`.
+ */
+export class FileReply {
+  constructor(
+    readonly path: string,
+    readonly contentType: string,
+    /** The whole file's size when the handler looked. */
+    readonly size: number,
+    /** The slice to send, inclusive; null: the whole file (200). */
+    readonly range: { start: number; end: number } | null,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
 /** What a request presents to the operator lock (src/access): read for every POST and for routes that ask. */
 export interface RequestCredentials {
   /** `Authorization: Bearer <token>`, or null. */
@@ -48,6 +65,10 @@ export interface RequestContext<Q, B> {
   accept: string;
   acceptEncoding: string;
   path: string;
+  /** The `{name}` segments of a resource route's path (`/api/v1/recordings/{id}`); empty elsewhere. */
+  params: Readonly<Record<string, string>>;
+  /** The `Range` request header ('' when absent), for routes that answer a FileReply. */
+  range: string;
   /** Set for POSTs and for routes with `credentials: true`; null otherwise. */
   credentials: RequestCredentials | null;
 }

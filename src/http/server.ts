@@ -1,3 +1,4 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import * as v from 'valibot';
 import uWS from 'uWebSockets.js';
@@ -5,7 +6,7 @@ import { AppError, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { StoreValidationError } from '../store/json-store.js';
 import { SESSION_COOKIE, cookieValue } from '../access/session-cookie.js';
-import { RawReply, StreamReply, jsonText, type RequestCredentials, type RouteDef } from './route.js';
+import { FileReply, RawReply, StreamReply, jsonText, type RequestCredentials, type RouteDef } from './route.js';
 import { Router } from './router.js';
 import { faviconAssets } from './favicon.js';
 import type { StaticAsset } from './static-asset.js';
@@ -104,6 +105,9 @@ export function replyForError(err: unknown, route?: RouteDef): Reply {
 
 /** Resolves on the next event-loop turn (after the current socket read has been fully parsed). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A file reply reads this much per socket write. */
+const FILE_CHUNK_BYTES = 64 * 1024;
 
 interface ReqState {
   aborted: boolean;
@@ -212,6 +216,8 @@ export class HttpServer {
       accept: req.getHeader('accept'),
       acceptEncoding,
       path: url,
+      params: match.params,
+      range: route.method === 'GET' ? req.getHeader('range') : '',
       credentials: method === 'POST' || route.credentials ? readCredentials(res, req) : null,
     };
     const contentType = req.getHeader('content-type');
@@ -333,6 +339,7 @@ export class HttpServer {
       const out = await route.handler(ctx);
       if (route.clearsLiteCache) this.opts.onLiteInvalidate?.(route);
       if (out instanceof StreamReply) return await this.stream(res, state, out);
+      if (out instanceof FileReply) return await this.sendFile(res, state, out);
       if (out instanceof RawReply) {
         const gz = out.gzipBody !== null && ctx.acceptEncoding.includes('gzip');
         reply = { status: out.status, contentType: out.contentType, body: gz ? out.gzipBody! : out.body, headers: out.headers, gzip: gz };
@@ -404,6 +411,80 @@ export class HttpServer {
       if (!state.aborted) res.cork(() => res.end());
     } finally {
       this.inFlight--;
+    }
+  }
+
+  /**
+   * A FileReply: the file's bytes (or the asked range) with a Content-Length, read in 64 KiB
+   * chunks as the socket takes them (tryEnd, and onWritable's offset says how much of a chunk
+   * went when it did not all go), so a recording of any size costs one chunk of memory.
+   */
+  private async sendFile(res: uWS.HttpResponse, state: ReqState, out: FileReply): Promise<void> {
+    let fh: FileHandle | null = null;
+    try {
+      if (state.aborted) return;
+      const start = out.range?.start ?? 0;
+      const total = out.range ? out.range.end - out.range.start + 1 : out.size;
+      if (!state.head) {
+        try {
+          fh = await open(out.path, 'r');
+        } catch {
+          if (!state.aborted) this.send(res, errorReply(404, 'not_found', 'the file is gone (deleted meanwhile)'));
+          return;
+        }
+      }
+      if (state.aborted) return;
+      res.cork(() => {
+        res.writeStatus(out.range ? '206 Partial Content' : '200 OK');
+        res.writeHeader('Content-Type', out.contentType);
+        res.writeHeader('Cache-Control', 'no-store');
+        res.writeHeader('Accept-Ranges', 'bytes');
+        if (out.range) res.writeHeader('Content-Range', `bytes ${out.range.start}-${out.range.end}/${out.size}`);
+        for (const k in out.headers) res.writeHeader(k, out.headers[k]);
+        if (state.head) endHead(res, total);
+      });
+      if (state.head || !fh) return;
+      if (total === 0) return void res.cork(() => res.end());
+      const buf = Buffer.allocUnsafe(Math.min(FILE_CHUNK_BYTES, total));
+      let sent = 0;
+      while (sent < total && !state.aborted) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, total - sent), start + sent);
+        if (state.aborted) return;
+        if (bytesRead === 0) {
+          // The file shrank under us (deleted by retention): the promised length cannot be kept.
+          res.close();
+          state.aborted = true;
+          return;
+        }
+        const chunk = buf.subarray(0, bytesRead);
+        const base = res.getWriteOffset();
+        let ok = false;
+        let done = false;
+        res.cork(() => ([ok, done] = res.tryEnd(chunk, total)));
+        sent += bytesRead;
+        if (done) return;
+        if (ok) continue;
+        await new Promise<void>((resolve) => {
+          res.onWritable((offset) => {
+            let again = false;
+            let finished = false;
+            res.cork(() => ([again, finished] = res.tryEnd(chunk.subarray(offset - base), total)));
+            if (again || finished) resolve();
+            return again || finished;
+          });
+          res.onAborted(() => {
+            state.aborted = true;
+            resolve();
+          });
+        });
+      }
+    } catch (err) {
+      log.error('a file reply failed midway; closing the connection', err);
+      if (!state.aborted) res.close();
+      state.aborted = true;
+    } finally {
+      this.inFlight--;
+      await fh?.close().catch(() => {});
     }
   }
 

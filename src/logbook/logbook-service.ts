@@ -30,6 +30,10 @@ export interface StationReader {
   /** The frequency guide's recommendation now; null without a profile. */
   recommend(sat_id: string, now_ms: number): Recommendation | null;
   rig(): RigView;
+  /** The pass recording under way at that instant (its id and the offset into it); null when none. */
+  recording(at_ms: number): { recording_id: string; recording_offset_s: number } | null;
+  /** A QSO was logged (the recording's journal lists it). */
+  logged(q: QsoRecord): void;
 }
 
 /** Pushes one ADIF record to the target; the Cloudlog driver by default (tests of the queue alone may pass another). */
@@ -120,8 +124,10 @@ export class LogbookService {
     const { sat, radio } = this.onTheAir(req.sat_id, now_ms);
     const mode = qsoMode(req.mode, radio);
     if (!mode) throw badRequest(`invalid body: mode: ${MODE_UNKNOWN}`, { fields: [{ field: 'mode', message: MODE_UNKNOWN }] }, 'validation_failed');
-    const q = fillQso(req, { id: newId(now_ms), now_ms, station_callsign, my_gridsquare: st.gridsquare(), sat, radio, mode });
+    const time_on_ms = req.time_on ? Date.parse(req.time_on) : now_ms;
+    const q = fillQso(req, { id: newId(now_ms), now_ms, station_callsign, my_gridsquare: st.gridsquare(), sat, radio, mode, recording: st.recording(time_on_ms) });
     await this.change({ t: 'qso', q });
+    st.logged(q);
     this.queue.kick();
     return q;
   }

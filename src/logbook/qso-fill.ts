@@ -91,6 +91,8 @@ export interface FillContext {
   radio: QsoRadio;
   /** qsoMode's answer: a QSO is never stored without one (LoTW and the loggers refuse it). */
   mode: AdifMode;
+  /** The pass recording under way at time_on, and the offset into it; null when none. */
+  recording: { recording_id: string; recording_offset_s: number } | null;
 }
 
 const MHZ = 1e6;
@@ -124,5 +126,7 @@ export function fillQso(req: QsoRequest, c: FillContext): QsoRecord {
     my_gridsquare: c.my_gridsquare,
     push_state: 'pending',
     push_error: null,
+    recording_id: c.recording?.recording_id ?? null,
+    recording_offset_s: c.recording?.recording_offset_s ?? null,
   };
 }

@@ -99,6 +99,10 @@ export const QsoRecordSchema = v.object({
   my_gridsquare: nullable(gridField()),
   push_state: v.picklist(PUSH_STATES),
   push_error: nullable(v.pipe(v.string(), v.maxLength(500))),
+  /** The pass recording under way when the QSO was logged (issue 37); absent in older files. */
+  recording_id: v.optional(nullable(v.pipe(v.string(), v.maxLength(64))), null),
+  /** Seconds from that recording's start to time_on: where the page plays the QSO from. */
+  recording_offset_s: v.optional(nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
 });
 export type QsoRecord = v.InferOutput<typeof QsoRecordSchema>;
 

@@ -8,6 +8,7 @@ import { focusCue, focusSubject } from './lite-focus.js';
 import { toLocator } from './maidenhead.js';
 import { radioControlSummary } from '../radio/types.js';
 import { rotatorSummary } from '../rotator/schemas.js';
+import { recordingSummary } from '../recording/schemas.js';
 import type { StationService } from './station-service.js';
 
 // The lite snapshot (spec part 2 and "Lite snapshot rules"): one bounded payload for a small
@@ -104,7 +105,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
   const active = d.location.resolved();
   const gps = d.location.gpsStatus();
   const net = d.network.state();
-  const { radio, aprs, rotator } = d;
+  const { radio, aprs, rotator, recording } = d;
   const tz = d.settings.timezone.get().display_timezone;
   const lite = d.settings.lite.get();
 
@@ -139,6 +140,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
     radioControl: radioControlSummary(radio.settings().enabled, radio.runtime(), radio.session(), focusSatId),
     aprs: aprsSummary(aprs.settings(), aprs.runtime(), aprs.previewTarget(), station.identity(), focusSatId),
     rotator: rotatorSummary(rotator.settings().enabled, rotator.runtime(), focusSatId),
+    recording: recordingSummary(recording.settings().enabled, recording.runtime()),
     timezone: timezoneState(tz, now),
     gpsSettings: d.settings.gps.get(),
     liteSettings: { tracked_sat_ids: lite.tracked_sat_ids, setup_complete: lite.setup_complete },

@@ -4,6 +4,8 @@ import { LiveSampleSchema, PassItemSchema, PathPointSchema } from '../orbit/sche
 import { AprsSettingsSchema } from '../aprs/settings.js';
 import { RotatorSettingsSchema } from '../rotator/settings.js';
 import { RotatorRuntimeSchema, RotatorSummarySchema } from '../rotator/schemas.js';
+import { RecordingRuntimeSchema, RecordingSummarySchema } from '../recording/schemas.js';
+import { RecordingSettingsSchema } from '../recording/settings.js';
 import { HamlibSettingsSchema } from '../hamlib/settings.js';
 import { HamlibRuntimeSchema } from '../hamlib/schemas.js';
 import { GpsSettingsSchema } from './gps-settings.js';
@@ -57,6 +59,8 @@ export const SystemStateSchema = v.object({
   rotatorRuntime: RotatorRuntimeSchema,
   hamlibSettings: HamlibSettingsSchema,
   hamlibRuntime: HamlibRuntimeSchema,
+  recordingSettings: RecordingSettingsSchema,
+  recordingRuntime: RecordingRuntimeSchema,
   stationIdentity: v.object({ valid: v.boolean(), callsign: v.string(), reason: v.optional(v.string()) }),
   bodies: v.object({
     sun: v.object(Horizontal),
@@ -93,6 +97,7 @@ export const LiteSnapshotSchema = v.object({
   radioControl: Open(),
   aprs: Open(),
   rotator: RotatorSummarySchema,
+  recording: RecordingSummarySchema,
   timezone: v.object({ display_timezone: v.string(), utc_offset_minutes: v.number() }),
   gpsSettings: GpsSettingsSchema,
   liteSettings: LiteSettingsSchema,

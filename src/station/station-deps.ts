@@ -9,6 +9,8 @@ import type { RadioSettings } from '../radio/settings.js';
 import type { RotatorRuntime } from '../rotator/schemas.js';
 import type { RotatorSettings } from '../rotator/settings.js';
 import type { HamlibRuntime } from '../hamlib/schemas.js';
+import type { RecordingRuntime } from '../recording/schemas.js';
+import type { RecordingSettings } from '../recording/settings.js';
 import type { HamlibSettings } from '../hamlib/settings.js';
 import type { LiteSettingsService } from './lite-settings-service.js';
 import type { LocationService } from './location-service.js';
@@ -69,6 +71,7 @@ export interface AprsReadout extends AreaReadout<AprsSettings, AprsRuntime> {
 
 export type RotatorReadout = AreaReadout<RotatorSettings, RotatorRuntime>;
 export type HamlibReadout = AreaReadout<HamlibSettings, HamlibRuntime>;
+export type RecordingReadout = AreaReadout<RecordingSettings, RecordingRuntime>;
 
 export interface StationDeps {
   clock: Clock;
@@ -83,4 +86,5 @@ export interface StationDeps {
   aprs: AprsReadout;
   rotator: RotatorReadout;
   hamlib: HamlibReadout;
+  recording: RecordingReadout;
 }

@@ -19,7 +19,7 @@ export function buildSystemState(station: StationService) {
   const guidance = target
     ? d.guidance.embed(target.sat_id, now, pass)
     : { frequencyRecommendation: null, frequencyMatrix: null };
-  const { radio, aprs, rotator, hamlib } = d;
+  const { radio, aprs, rotator, hamlib, recording } = d;
   const identity = station.identity();
   return {
     timestamp: iso(now),
@@ -44,6 +44,8 @@ export function buildSystemState(station: StationService) {
     rotatorRuntime: rotator.runtime(),
     hamlibSettings: hamlib.settings(),
     hamlibRuntime: hamlib.runtime(),
+    recordingSettings: recording.settings(),
+    recordingRuntime: recording.runtime(),
     stationIdentity: { valid: identity.valid, callsign: identity.callsign, ...(identity.reason ? { reason: identity.reason } : {}) },
     bodies: bodiesAt(now, loc.lat, loc.lon, loc.alt_m),
   };

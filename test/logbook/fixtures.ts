@@ -24,6 +24,8 @@ export function satQso(over: Partial<QsoRecord> = {}): QsoRecord {
     my_gridsquare: 'JO62qm',
     push_state: 'pending',
     push_error: null,
+    recording_id: null,
+    recording_offset_s: null,
     ...over,
   };
 }

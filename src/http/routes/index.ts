@@ -21,6 +21,7 @@ import { rotatorRoutes } from './rotator.js';
 import { accessRoutes } from './access.js';
 import { logbookRoutes } from './logbook.js';
 import { eventsRoutes } from './events.js';
+import { recordingsRoutes } from './recordings.js';
 
 // Route files in the order /docs lists them.
 const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
@@ -42,6 +43,7 @@ const AREAS: ReadonlyArray<(s: Services) => RouteDef[]> = [
   rotatorRoutes,
   accessRoutes,
   logbookRoutes,
+  recordingsRoutes,
   eventsRoutes,
 ];
 

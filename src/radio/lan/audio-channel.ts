@@ -38,9 +38,9 @@ export class AudioChannel {
     stream.onPacket = (p) => this.onPacket(p);
   }
 
-  /** Receive audio, one packet at a time; pcm may be a view of the datagram. */
-  onAudio(fn: (pcm: Int16Array) => void): void {
-    this.rxFns.add(fn);
+  /** Receive audio, one packet at a time; pcm may be a view of the datagram. Returns the unsubscribe. */
+  onAudio(fn: (pcm: Int16Array) => void): () => void {
+    return this.rxFns.add(fn);
   }
 
   /** Once the session is open: TX audio goes out, or play() answers why it cannot. */

@@ -101,8 +101,8 @@ export class IcomLanSession {
   }
 
   /** Receive audio, one packet at a time; pcm may be a view of the datagram: copy what is kept. */
-  onAudio(fn: (pcm: Int16Array) => void): void {
-    this.audioCh.onAudio(fn);
+  onAudio(fn: (pcm: Int16Array) => void): () => void {
+    return this.audioCh.onAudio(fn);
   }
 
   /** Once: the radio stopped answering, sent a disconnect, refused the token... (not on close()). */

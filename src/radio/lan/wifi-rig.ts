@@ -17,8 +17,11 @@ export interface WifiRig {
   readonly radioName: string;
   /** The radio's transmit audio: play a buffer, abort, whether it is playing. */
   readonly audioTx: LanLease['session']['audioTx'];
-  /** Receive audio, 16-bit PCM at LAN_AUDIO_RATE_HZ (the samples may be a view: copy to keep). */
-  onAudio(fn: (pcm: Int16Array) => void): void;
+  /**
+   * Receive audio, 16-bit PCM at LAN_AUDIO_RATE_HZ (the samples may be a view: copy to keep).
+   * Returns the unsubscribe: the session may outlive this lease (radio control holds it too).
+   */
+  onAudio(fn: (pcm: Int16Array) => void): () => void;
   /** Once, if the session drops while this rig is held (radio off, out of range). */
   onLost(fn: (reason: string) => void): void;
   /** PTT on (queued behind other CI-V), or off (ahead of everything). */
