@@ -37,6 +37,7 @@ const SUITES: Array<{ id: string; load: () => Promise<Suite> }> = [
   { id: 'robustness', load: async () => (await import('./robustness.bench.js')).robustnessSuite },
   { id: 'system', load: async () => (await import('./system.bench.js')).systemSuite },
   { id: 'events', load: async () => (await import('./events.bench.js')).eventsSuite },
+  { id: 'recording', load: async () => (await import('./recording.bench.js')).recordingSuite },
   { id: 'pi-speed', load: async () => (await import('./pi-speed.bench.js')).piSpeedSuite },
 ];
 

@@ -67,8 +67,11 @@ export interface AppOptions {
   rotatorTimeouts?: Partial<RotatorTimeouts>;
   /** The live-events clients' pacing clock (EventHubOptions.pacing); the station's clock by default. */
   eventsPacing?: Clock;
-  /** The recorder's edges: the audio file's open (a test's /dev/full), opusenc's path ('' for WAV), arecord's environment. */
-  recording?: Pick<RecordingAreaDeps, 'openFile' | 'opusenc'> & { env?: NodeJS.ProcessEnv };
+  /**
+   * The recorder's edges: the audio file's open (a test's /dev/full), opusenc's path ('' for WAV),
+   * arecord's environment, and the clock ALSA capture is paced by (the bench's faster one).
+   */
+  recording?: Pick<RecordingAreaDeps, 'openFile' | 'opusenc'> & { env?: NodeJS.ProcessEnv; paceClock?: () => number };
 }
 
 // The composition root: it builds the parts floor by floor (stores, core, devices, station,
@@ -285,7 +288,7 @@ function buildStation(opts: AppOptions, clock: Clock, stores: Stores, core: Core
     clock,
     store: stores.recording,
     dir: join(config.dataDir, 'recordings'),
-    station: recordingStation({ radio, rotator, aprs, orbit, catalog, location, lan, env: opts.recording?.env }),
+    station: recordingStation({ radio, rotator, aprs, orbit, catalog, location, lan, env: opts.recording?.env, paceClock: opts.recording?.paceClock }),
     openFile: opts.recording?.openFile,
     opusenc: opts.recording?.opusenc,
   });

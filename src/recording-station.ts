@@ -26,6 +26,7 @@ export interface RecordingStationParts {
   location: Pick<LocationProvider, 'resolved'>;
   lan: LanLeaser;
   env?: NodeJS.ProcessEnv;
+  paceClock?: () => number;
 }
 
 /** Session states in which the radio follows (or has just followed) its satellite's pass. */
@@ -80,5 +81,6 @@ export function recordingStation(s: RecordingStationParts): RecordingStation {
       return rt.sidecar_running && rt.transport_mode === 'usb' ? s.aprs.settings().audio_input_device || 'default' : null;
     },
     env: s.env,
+    paceClock: s.paceClock,
   };
 }

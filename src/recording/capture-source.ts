@@ -27,6 +27,8 @@ export interface CaptureNeeds {
   tncAudioDevice(): string | null;
   /** Tests run arecord with an ALSA configuration of their own (XDG_CONFIG_HOME). */
   env?: NodeJS.ProcessEnv;
+  /** The monotonic clock ALSA capture is paced by (real time; the bench runs a 15-minute pass faster). */
+  paceClock?: () => number;
 }
 
 /** The source a recording takes now: `auto` is the LAN stream when the radio is on Wi-Fi, else ALSA. */
@@ -104,6 +106,6 @@ export async function openCapture(
   const conflict = tncConflict(s.alsa_device, n.tncAudioDevice());
   if (conflict) return { kind: 'failed', error: conflict };
   const device = sharedCaptureDevice(s.alsa_device);
-  const cap = startAlsaCapture({ device, sampleRate: s.sample_rate, onPcm, onEnd, env: n.env });
+  const cap = startAlsaCapture({ device, sampleRate: s.sample_rate, onPcm, onEnd, env: n.env, now: n.paceClock });
   return { kind: 'open', source, rateHz: s.sample_rate, what: `ALSA ${device}`, stop: () => cap.stop() };
 }

@@ -83,8 +83,20 @@ interface Live {
   level: number | null;
   unsubscribeAprs: () => void;
   events: number;
+  /** Samples handed to the file so far (after resampling): what the file must hold. */
+  samplesIn: number;
   /** Set once the recording is on its way out (stop asked, or a fault): blocks stop nothing twice. */
   ending: boolean;
+}
+
+/** What the last recording lost on its way to the file (the bench's "audio lost" line). */
+export interface RecordingStats {
+  id: string;
+  /** Seconds of audio handed to the file, and what the file holds. */
+  captured_s: number;
+  saved_s: number;
+  /** Audio the encoder dropped because it fell behind. */
+  encoder_lost_ms: number;
 }
 
 export class RecordingService {
@@ -97,6 +109,7 @@ export class RecordingService {
   /** A pass whose recording ended early (by hand, a fault) is not started again until it sets. */
   private suppressed: string | null = null;
   private format: 'ogg' | 'wav' | null = null;
+  private last: RecordingStats | null = null;
   private readonly journalWrites = new OneAtATime(4);
 
   private constructor(private readonly d: RecordingServiceDeps) {}
@@ -121,6 +134,10 @@ export class RecordingService {
 
   runtime(): RecordingRuntime {
     return this.runtimeNow;
+  }
+  /** The last recording's audio accounting (null before the first ends). */
+  stats(): RecordingStats | null {
+    return this.last;
   }
   list(): readonly RecordingItem[] {
     return this.library.items();
@@ -292,7 +309,7 @@ export class RecordingService {
     const journal = new LineAppender(this.library.journalLinesPath(id));
     const head: JournalHead = { elements: sat?.elements ?? null, location: this.d.station.location(), pass: pass && { ...pass, max_el_deg: Math.round(pass.max_el_deg * 10) / 10 } };
     journal.queue(headLine(head));
-    const l: Live = { item, trigger, started_ms: now, capture: null, sink, resampler: new Resampler(s.sample_rate, s.sample_rate), journal, level: null, unsubscribeAprs: () => {}, events: 0, ending: false };
+    const l: Live = { item, trigger, started_ms: now, capture: null, sink, resampler: new Resampler(s.sample_rate, s.sample_rate), journal, level: null, unsubscribeAprs: () => {}, events: 0, samplesIn: 0, ending: false };
     // Queued behind this start (which runs on the same queue): a write that fails at once ends it right after.
     sink.onFail((error) => void this.ops.run(() => this.end('error', `the recording stopped: ${error}`, l)).catch(() => {}));
     const cap = await openCapture(s, this.d.station, (pcm) => this.onPcm(l, pcm), (error) => this.captureEnded(l, error));
@@ -349,6 +366,7 @@ export class RecordingService {
       duration_s: Math.round(duration_s * 10) / 10,
     };
     this.live = null;
+    this.last = { id: item.id, captured_s: l.samplesIn / l.item.sample_rate, saved_s: duration_s, encoder_lost_ms: l.sink.lostMs };
     await this.library.finish(item, null).catch((err) => log.warn(`recording ${item.id}: ${errorMessage(err)}`));
     log.info(`recording ${item.id} ${failed ? `failed: ${failed}` : `ended (${reason})`}: ${item.duration_s} s, ${item.bytes} bytes`);
     this.setRuntime({ ...restingRecordingRuntime(failed) });
@@ -377,6 +395,7 @@ export class RecordingService {
     if (out.length === 0) return;
     const db = rmsDbfs(out);
     if (l.level === null || db > l.level) l.level = db;
+    l.samplesIn += out.length;
     l.sink.write(out);
   }
 

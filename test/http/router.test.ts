@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { route } from '../../src/http/route.js';
-import { Router } from '../../src/http/router.js';
+import { NO_PARAMS, Router } from '../../src/http/router.js';
 
 const r = (method: 'GET' | 'POST', path: string) => route({ method, path, tag: 't', summary: '', handler: () => path });
 
@@ -37,5 +37,37 @@ describe('Router', () => {
 
   it('lists routes in registration order', () => {
     assert.deepEqual(router.routes().map((x) => `${x.method} ${x.path}`), ['GET /health', 'GET /api/v1/settings/gps', 'POST /api/v1/settings/gps']);
+  });
+});
+
+describe('Router: resource routes with an id in the path', () => {
+  const router = new Router();
+  router.add(r('GET', '/api/v1/recordings'));
+  router.add(r('GET', '/api/v1/recordings/runtime'));
+  router.add(r('GET', '/api/v1/recordings/{id}'));
+  router.add(r('GET', '/api/v1/recordings/{id}/audio'));
+
+  it('a static path wins over a pattern; the id comes back as a param', () => {
+    const s = router.match('GET', '/api/v1/recordings/runtime');
+    assert.equal(s.kind === 'found' && s.route.path, '/api/v1/recordings/runtime');
+    const m = router.match('GET', '/api/v1/recordings/20261129T101500Z-iss');
+    assert.equal(m.kind === 'found' && m.route.path, '/api/v1/recordings/{id}');
+    assert.deepEqual(m.kind === 'found' && { ...m.params }, { id: '20261129T101500Z-iss' });
+    const a = router.match('GET', '/api/v1/recordings/20261129T101500Z-iss/audio/');
+    assert.equal(a.kind === 'found' && a.route.path, '/api/v1/recordings/{id}/audio');
+  });
+
+  it('a segment that is no id, or the wrong depth, is not found; another method is 405', () => {
+    assert.equal(router.match('GET', '/api/v1/recordings/a%2Fb').kind, 'not_found');
+    assert.equal(router.match('GET', '/api/v1/recordings/..').kind, 'not_found');
+    assert.equal(router.match('GET', '/api/v1/recordings/x/audio/more').kind, 'not_found');
+    assert.equal(router.match('GET', `/api/v1/recordings/${'x'.repeat(200)}`).kind, 'not_found');
+    assert.deepEqual(router.match('POST', '/api/v1/recordings/x'), { kind: 'method_not_allowed', allowed: ['GET'] });
+  });
+
+  it('static routes answer the one shared empty params object', () => {
+    const m = router.match('GET', '/api/v1/recordings');
+    assert.equal(m.kind === 'found' && m.params, NO_PARAMS);
+    assert.throws(() => router.add(r('GET', '/api/v1/recordings/{id}')), /duplicate/);
   });
 });
