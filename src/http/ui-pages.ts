@@ -17,6 +17,7 @@ export const UI_ROUTES: ReadonlyArray<{ path: string; page: string; lowPowerPage
   { path: '/lite/settings', page: 'lite-settings' },
   { path: '/aprs', page: 'aprs' },
   { path: '/radio', page: 'radio' },
+  { path: '/recordings', page: 'recordings' },
   { path: '/settings', page: 'settings', lowPowerPage: 'lite-settings' },
   { path: '/settings-v2', page: 'settings', lowPowerPage: 'lite-settings' },
   { path: '/kiosk-rotator', page: 'kiosk-rotator', lowPowerPage: 'lite' },

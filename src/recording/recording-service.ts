@@ -110,6 +110,8 @@ export class RecordingService {
   private suppressed: string | null = null;
   private format: 'ogg' | 'wav' | null = null;
   private last: RecordingStats | null = null;
+  /** A follow() is queued or running. */
+  private following = false;
   private readonly journalWrites = new OneAtATime(4);
 
   private constructor(private readonly d: RecordingServiceDeps) {}
@@ -155,7 +157,8 @@ export class RecordingService {
   /** The recording under way at a QSO's time: its id and the offset into it (the logbook's fields). */
   mark(at_ms: number): { recording_id: string; recording_offset_s: number } | null {
     const l = this.live;
-    if (!l || l.ending) return null;
+    // A QSO logged now for a time outside the recording (typed in afterwards) is not in its audio.
+    if (!l || l.ending || at_ms < l.started_ms || at_ms > this.d.clock.now() + 60_000) return null;
     return { recording_id: l.item.id, recording_offset_s: Math.max(0, Math.round((at_ms - l.started_ms) / 100) / 10) };
   }
 
@@ -219,8 +222,14 @@ export class RecordingService {
     const now = this.d.clock.now();
     const l = this.live;
     if (l && !l.ending) this.point(l, now);
-    // Start and stop decisions are queued behind any route's start or stop.
-    if (this.wantsChange(now)) void this.ops.run(() => this.follow()).catch((err) => log.warn(`recording: ${errorMessage(err)}`));
+    // Start and stop decisions are queued behind any route's start or stop; one at a time, so a
+    // slow start (the encoder spawning on a busy Pi) is not queued again every second.
+    if (this.following || !this.wantsChange(now)) return;
+    this.following = true;
+    void this.ops
+      .run(() => this.follow())
+      .catch((err) => log.warn(`recording: ${errorMessage(err)}`))
+      .finally(() => (this.following = false));
   }
 
   /** Whether follow() has something to do now (cheap: most ticks have nothing). */

@@ -7,6 +7,7 @@ const NAV: Array<[string, string]> = [
   ['/kiosk-rotator', 'Kiosk'],
   ['/radio', 'Radio'],
   ['/aprs', 'APRS'],
+  ['/recordings', 'Recordings'],
   ['/settings', 'Settings'],
 ];
 

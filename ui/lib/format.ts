@@ -23,3 +23,13 @@ export function shortName(name: string): string {
 
 /** "3 satellites", "1 satellite", "1 QSO": a count with its noun, singular for one. */
 export const counted = (n: number, noun: string, plural = `${noun}s`): string => `${n} ${n === 1 ? noun : plural}`;
+
+/** A file's size: "340 KiB", "12.4 MiB" (binary units, as keep_mb counts them). */
+export function size(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(bytes ? 1 : 0, Math.round(bytes / 1024))} KiB`;
+  const mib = bytes / (1024 * 1024);
+  return `${mib < 100 ? mib.toFixed(1) : Math.round(mib)} MiB`;
+}
+
+/** An audio level in whole dB with a true minus: "−23" (its unit, dBFS, beside it). */
+export const db = (x: number): string => String(Math.round(x)).replace('-', '−');

@@ -98,6 +98,9 @@ export function zoneLabel(zone: Zone): string {
   return a;
 }
 
+/** "2026-08-22 12:03Z": logbooks and recordings keep UTC, so their lists do too whatever the display zone. */
+export const utcMinute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
+
 /** A countdown: "04:12", "1:04:12", or "2 d 03 h" beyond a day. Negative counts as zero. */
 export function countdown(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

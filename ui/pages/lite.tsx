@@ -10,6 +10,8 @@ import { Tune, type Matrix, type Recommendation } from '../components/Tune';
 import { LogQso, type LogSatellite, type PassUnderWay } from '../components/logbook/LogQso';
 import { usePoll } from '../components/usePoll';
 import { useTopic } from '../components/useTopic';
+import { RecordingDot } from '../components/RecordingDot';
+import type { RecordingRuntime } from '../../src/recording/schemas';
 import { withLive, type LiveSamples } from '../lib/live-overlay';
 import { useNow } from '../components/useNow';
 import { prefetch } from '../lib/api';
@@ -28,6 +30,8 @@ import './lite.css';
  */
 const POLL_MS = 5000;
 const LIVE_PERIOD_MS = 5000;
+/** The recorder pushes its level about once a second while recording (and nothing otherwise). */
+const RECORDING_PERIOD_MS = 1000;
 
 function focusFromUrl(): string | null {
   return new URLSearchParams(location.search).get('sat_id');
@@ -126,6 +130,9 @@ function Page() {
   const [openLine, setOpenLine] = useState<Line | null>(null);
   const snap = usePoll<LiteSnapshot>(snapshotUrl(focus), POLL_MS, 'lite', focus ? { on: ['lite'] } : { topic: 'lite' });
   const live = useTopic<LiveSamples>('live', LIVE_PERIOD_MS);
+  // The recording dot: the recorder's own topic (with the level) while the socket is open, else
+  // the snapshot's line (a cached snapshot from an older build has none: no dot).
+  const recorder = useTopic<{ runtime: RecordingRuntime }>('recording', RECORDING_PERIOD_MS);
   const now = useNow();
   const s = useMemo(() => snap.data && withLive(snap.data, live), [snap.data, live]);
   const choose = (satId: string) => {
@@ -210,6 +217,7 @@ function Page() {
         )}
       </section>
       <div class="side" data-subject={subject}>
+        <RecordingDot rt={recorder?.runtime ?? s.recording} />
         <SkyPlot class="lite-sky" path={path} now={pos} aos={cue ?? (first && pc?.stage === 'before' ? first : null)} label={`Sky plot of the ${shortName(name)} pass, north up`} antenna={ant.antenna} antennaTarget={ant.target} />
       </div>
       <div class="tune-area" data-subject={subject}>

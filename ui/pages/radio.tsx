@@ -17,6 +17,7 @@ import type { UpcomingPass } from '../components/radio/PassList';
 import { RotatorPanel, type TrackChoice } from '../components/rotator/RotatorPanel';
 import { useRotator } from '../components/rotator/useRotator';
 import { RecentPanel } from '../components/logbook/RecentPanel';
+import { RecordingDot, useRecorder } from '../components/RecordingDot';
 import { useTrackedSet } from '../components/SatSearch';
 import { withTracked } from '../lib/tracked';
 import './radio.css';
@@ -27,6 +28,7 @@ import './radio.css';
 // feed the session and satellite pickers. The antenna rotator has its panel here too (its own
 // state, /api/v1/rotator/state): the operator works the rig and points the antennas together.
 // Log QSO and the recent QSOs sit beside the readback: a QSO is logged where the rig is read.
+// While a pass is recorded its dot and level sit in the title row.
 
 /**
  * Passes to pick a session or a satellite from: the next hours, with guidance, worth working. The
@@ -46,6 +48,7 @@ const legShows = (s: RadioState, error: string) =>
 function Page() {
   const r = useRadio();
   const rot = useRotator();
+  const recorder = useRecorder();
   const now = useNow();
   const all = usePoll<{ items: UpcomingPass[] }>(ALL_PASSES, 120_000, undefined, { on: ['passes', 'lite'] });
   const tracked = useTrackedSet();
@@ -88,6 +91,7 @@ function Page() {
               </StatusBadge>
             </span>
           )}
+          <RecordingDot rt={recorder.data?.runtime} />
         </div>
       }
     >

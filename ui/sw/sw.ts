@@ -113,6 +113,9 @@ sw.addEventListener('fetch', (e) => {
   const url = new URL(req.url);
   if (url.origin !== sw.location.origin) return;
   if (url.pathname.startsWith('/assets/')) e.respondWith(asset(req));
+  // A recording's audio goes straight to the network: megabytes read in ranges by the player,
+  // not an answer to keep (a copy would buffer the whole file, and a 206 cannot be cached).
+  else if (url.pathname.startsWith('/api/v1/recordings/') && url.pathname.endsWith('/audio')) return;
   else if (url.pathname.startsWith('/api/v1/')) e.respondWith(fromNetworkOrData(req, url));
   else if (req.mode === 'navigate') e.respondWith(page(req, url));
 });

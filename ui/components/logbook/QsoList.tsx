@@ -3,11 +3,13 @@ import type { QsoRecord } from '../../../src/logbook/schemas';
 import { StatusBadge } from '../StatusBadge';
 import { usePoll } from '../usePoll';
 import './logbook.css';
-import { pushBadge, qsoFilled, qsoTime } from './qso-text';
+import { pushBadge, qsoFilled } from './qso-text';
+import { recordingHref } from '../../lib/recordings';
+import { utcMinute } from '../../lib/time';
 
 // Logged QSOs, newest first, each with what the station filled in and its push state (with the
-// logger's error when it failed). /radio shows the last few; the settings section the list
-// with a delete on each.
+// logger's error when it failed), and a ▶ to hear it when a pass recording ran at the time.
+// /radio shows the last few; the settings section the list with a delete on each.
 
 /** The push state moves on its own (the queue retries), so the list is read again now and then. */
 const LIST_POLL_MS = 15_000;
@@ -35,8 +37,13 @@ export function QsoList(props: { items: readonly QsoRecord[]; pushOn: boolean; e
           <div class="qso-head">
             <b class="qso-call">{q.call}</b>
             {q.their_grid && <span>{q.their_grid}</span>}
-            <span class="muted num">{qsoTime(q.time_on)}</span>
+            <span class="muted num">{utcMinute(q.time_on)}</span>
             <PushBadge q={q} pushOn={props.pushOn} />
+            {q.recording_id && (
+              <a class="btn qso-play" href={recordingHref(q.recording_id, q.recording_offset_s)} title="Play the pass recording from this QSO" aria-label={`Play ${q.call} in the pass recording`} data-qso-recording={q.recording_id}>
+                ▶
+              </a>
+            )}
           </div>
           <div class="num qso-filled">{qsoFilled(q)}</div>
           {q.push_error && (

@@ -16,9 +16,6 @@ export function qsoFilled(q: QsoRecord): string {
   return parts.join(' · ');
 }
 
-/** "2026-08-22 12:03Z": logbooks keep UTC, so the list does too whatever the display zone. */
-export const qsoTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
-
 /**
  * The push state in words and colour: 'pending' reads as waiting for the logger (not as a fault),
  * or, with the push off, as what it is: not pushed, nothing waits (grey).

@@ -31,6 +31,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
   { id: 'logbook', label: 'Logbook', title: 'Logbook', aliases: ['callsign'], load: () => import('./groups/logbook') },
   { id: 'radio', label: 'Radio', title: 'Radio (rigs and their links)', load: () => import('./groups/radio') },
   { id: 'rotator', label: 'Rotator', title: 'Antenna rotator', load: () => import('./groups/rotator') },
+  { id: 'recording', label: 'Recording', title: 'Pass recording', aliases: ['recordings'], load: () => import('./groups/recording') },
   { id: 'aprs', label: 'APRS', title: 'APRS', load: () => import('./groups/aprs') },
   { id: 'hamlib', label: 'Hamlib', title: 'Hamlib (network rig and rotator control)', load: () => import('./groups/hamlib') },
   { id: 'access', label: 'Access', title: 'Operator access', load: () => import('./groups/access') },
