@@ -71,7 +71,7 @@ export interface AppOptions {
    * The recorder's edges: the audio file's open (a test's /dev/full), opusenc's path ('' for WAV),
    * arecord's environment, and the clock ALSA capture is paced by (the bench's faster one).
    */
-  recording?: Pick<RecordingAreaDeps, 'openFile' | 'opusenc'> & { env?: NodeJS.ProcessEnv; paceClock?: () => number };
+  recording?: Pick<RecordingAreaDeps, 'openFile' | 'opusOutputPath' | 'opusenc'> & { env?: NodeJS.ProcessEnv; paceClock?: () => number };
 }
 
 // The composition root: it builds the parts floor by floor (stores, core, devices, station,
@@ -290,6 +290,7 @@ function buildStation(opts: AppOptions, clock: Clock, stores: Stores, core: Core
     dir: join(config.dataDir, 'recordings'),
     station: recordingStation({ radio, rotator, aprs, orbit, catalog, location, lan, env: opts.recording?.env, paceClock: opts.recording?.paceClock }),
     openFile: opts.recording?.openFile,
+    opusOutputPath: opts.recording?.opusOutputPath,
     opusenc: opts.recording?.opusenc,
   });
   const liteSettings = new LiteSettingsService(stores.lite, catalog);

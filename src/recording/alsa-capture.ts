@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { errorMessage } from '../util/errors.js';
+import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 
 // Driver: one arecord process capturing 16-bit mono from an ALSA device, its samples handed on as
@@ -81,8 +82,13 @@ class ArecordRun implements AlsaCapture {
   private oddByte: number | null = null;
   private paceTimer: NodeJS.Timeout | null = null;
   private killTimer: NodeJS.Timeout | null = null;
+  // The caller's listeners, through Listeners: one that throws is logged, never our exception.
+  private readonly pcmFns = new Listeners<Int16Array>(log, 'capture samples');
+  private readonly endFns = new Listeners<string | null>(log, 'capture end');
 
   constructor(private readonly o: AlsaCaptureOptions) {
+    this.pcmFns.add(o.onPcm);
+    this.endFns.add(o.onEnd);
     this.program = o.arecordPath ?? 'arecord';
     this.now = o.now ?? (() => performance.now());
     this.gone = new Promise((resolve) => (this.settle = resolve));
@@ -99,6 +105,7 @@ class ArecordRun implements AlsaCapture {
     child.stderr!.on('data', (s: string) => (this.stderr = (this.stderr + s).slice(-STDERR_CHARS)));
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (child.pid !== undefined) return; // it runs, and a signal could not be sent: its exit reports
+      if (this.stopping) return this.end(null);
       this.end(e.code === 'ENOENT' ? `${this.program} not found (is alsa-utils installed?)` : `cannot start ${this.program}: ${e.code ?? e.message}`);
     });
     child.on('close', (code, signal) => this.end(this.describeEnd(code, signal)));
@@ -169,11 +176,7 @@ class ArecordRun implements AlsaCapture {
       new Uint8Array(pcm.buffer).set(bytes);
     }
     this.delivered += pcm.length;
-    try {
-      this.o.onPcm(pcm);
-    } catch (err) {
-      log.error('the capture listener failed', err);
-    }
+    this.pcmFns.emit(pcm);
   }
 
   private signal(sig: NodeJS.Signals): void {
@@ -200,10 +203,6 @@ class ArecordRun implements AlsaCapture {
     if (this.paceTimer) clearTimeout(this.paceTimer);
     if (this.killTimer) clearTimeout(this.killTimer);
     this.settle();
-    try {
-      this.o.onEnd(error);
-    } catch (err) {
-      log.error('the capture end listener failed', err);
-    }
+    this.endFns.emitOnce(error);
   }
 }

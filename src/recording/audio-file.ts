@@ -35,7 +35,7 @@ const createNew = (path: string) => open(path, 'wx', 0o644);
 /** The operator's words for a failed file operation: a full card says so; anything else by its errno. */
 function describeFailure(err: unknown, what: string): string {
   const code = errnoOf(err);
-  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk is full (${code}): the recording stops here`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk is full (${code})`;
   return `cannot ${what} the audio file (${describeIoError(err)})`;
 }
 

@@ -1,20 +1,25 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, statfs, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { describeIoError } from '../store/io-error.js';
+import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { AudioFile, type AudioFileOptions } from './audio-file.js';
-import { opusencAvailable, startOpusEncoder, type OpusEncoder } from './opus-encoder.js';
+import { isWriteFailure, opusencAvailable, startOpusEncoder, type OpusEncoder } from './opus-encoder.js';
 import type { RecordingFormat } from './schemas.js';
 import { WAV_HEADER_BYTES, wavHeader, wavSizePatches, wavSizes } from './wav.js';
 
-// Where a recording's audio goes: PCM at the recording's rate in, a file out. Ogg Opus through
-// opusenc (opus-encoder.ts) into the file, or WAV straight into it. Either way the file is
-// audio-file.ts's, so a full card ends both the same way, and the first failure of the file or
-// of the encoder is the sink's failure.
+// Where a recording's audio goes: PCM at the recording's rate in, a file out. WAV straight into
+// the file through audio-file.ts (with its full-disk handling); Ogg Opus through opusenc, which
+// writes the file itself (opus-encoder.ts says why), so its failures are the sink's: a write it
+// could not make is told as such, or as a full disk when the disk is. Either way the file is
+// created here, new (a recording is never overwritten), and the first failure is the sink's.
 //
-// Both survive a kill -9 or a power cut as a playable file: an Ogg stream is a chain of
-// self-contained pages, so it plays up to its last whole one; a WAV's sizes are patched every
+// Both survive a kill -9 of the station as a playable file: opusenc outlives it, sees its input
+// end and finishes the Ogg file with all it was given; a WAV's sizes are patched every
 // WAV_PATCH_EVERY_S of audio (the header lags the data by no more), and repairAudioFile() sets
-// them from the file's length when the recorder finds a recording a kill cut short.
+// them from the file's length when the recorder finds a recording a kill cut short. After a power
+// cut (or opusenc killed too), an Ogg stream, a chain of self-contained pages, plays up to its
+// last whole one.
 
 const log = logger('recording:audio');
 
@@ -26,14 +31,24 @@ const OPUS_GRANULE_RATE = 48000;
 const OGG_TAIL_BYTES = 64 * 1024;
 /** Enough of an Ogg file's start to hold its first page, the OpusHead. */
 const OGG_HEAD_BYTES = 512;
+/** An Ogg file's size is asked of the disk at most this often (the recorder reads bytes once a second). */
+const OGG_SIZE_EVERY_MS = 1000;
+/** Less than this available to us in the folder, and a write opusenc could not make is a full disk. */
+const FULL_BELOW_BYTES = 1024 * 1024;
 
 export interface AudioSinkOptions {
   format: RecordingFormat;
   path: string;
   /** The rate of the samples written (the recording's). */
   sampleRate: number;
+  /**
+   * Creates the file (default: a new one, mode 0644). A WAV is written through the handle; an Ogg
+   * file is opusenc's, which opens it by path, so the handle is only closed again.
+   */
   openFile?: AudioFileOptions['openFile'];
   opusencPath?: string;
+  /** Where opusenc writes for the file at `path` (default: `path`): a test points it at /dev/full. */
+  opusOutputPath?: (path: string) => string;
 }
 
 export type AudioSinkOpened = { kind: 'open'; sink: RecordingAudioSink } | { kind: 'failed'; error: string };
@@ -43,7 +58,7 @@ export type AudioSinkFinished = { kind: 'done'; bytes: number } | { kind: 'faile
 export interface RecordingAudioSink {
   /** Samples at the sink's rate; the caller may reuse pcm once this returns. Dropped after a failure. */
   write(pcm: Int16Array): void;
-  /** Bytes on disk so far. */
+  /** Bytes on disk so far (Ogg: the file's size as last asked of the disk, at most a second ago while it is read). */
   readonly bytes: number;
   /** Audio dropped because the encoder fell behind (always 0 for WAV). */
   readonly lostMs: number;
@@ -62,8 +77,11 @@ export async function openAudioSink(o: AudioSinkOptions): Promise<AudioSinkOpene
   }
   const opened = await AudioFile.open(o.path, { openFile: o.openFile });
   if (opened.kind === 'failed') return opened;
-  const sink = o.format === 'ogg' ? new OggSink(opened.file, o.sampleRate, o.opusencPath) : new WavSink(opened.file, o.sampleRate);
-  return { kind: 'open', sink };
+  if (o.format === 'wav') return { kind: 'open', sink: new WavSink(opened.file, o.sampleRate) };
+  // Created empty and new above (opusenc would overwrite whatever is there); from here it is opusenc's.
+  const closed = await opened.file.close();
+  if (closed.kind === 'failed') return closed;
+  return { kind: 'open', sink: new OggSink(o.opusOutputPath?.(o.path) ?? o.path, o.sampleRate, o.opusencPath) };
 }
 
 const finished = async (file: AudioFile): Promise<AudioSinkFinished> => {
@@ -120,47 +138,92 @@ class WavSink implements RecordingAudioSink {
 
 class OggSink implements RecordingAudioSink {
   private readonly encoder: OpusEncoder;
+  private size = 0;
+  private sizeAskedAt = -Infinity;
+  private asking = false;
+  private failure: string | null = null;
+  /** The failure being put into words (a full disk is looked up): finish() waits for it. */
+  private failing: Promise<void> | null = null;
+  private readonly failFns = new Listeners<string>(log, 'audio failure');
   private ending: Promise<AudioSinkFinished> | null = null;
 
   constructor(
-    private readonly file: AudioFile,
+    private readonly outputPath: string,
     sampleRate: number,
     opusencPath: string | undefined,
   ) {
     this.encoder = startOpusEncoder({
       sampleRate,
       opusencPath,
-      onData: (bytes) => file.write(bytes),
+      outputPath,
       onEnd: (error) => {
-        if (error !== null) file.fail(error);
+        if (error !== null) this.failing ??= this.fail(error);
       },
     });
-    // Nothing it encodes could be kept any more.
-    file.onFail(() => this.encoder.kill());
   }
 
+  /** The size last asked of the disk; asks again (in the background) when that was a second ago or more. */
   get bytes(): number {
-    return this.file.bytes;
+    if (!this.ending && !this.asking && performance.now() - this.sizeAskedAt >= OGG_SIZE_EVERY_MS) {
+      this.asking = true;
+      this.sizeAskedAt = performance.now();
+      void stat(this.outputPath)
+        .then((st) => {
+          if (!this.ending) this.size = st.size; // finish() asks last, and its answer stands
+        })
+        .catch(() => {})
+        .finally(() => (this.asking = false));
+    }
+    return this.size;
   }
   get lostMs(): number {
     return this.encoder.lostMs;
   }
 
   write(pcm: Int16Array): void {
-    if (!this.ending && this.file.failure === null) this.encoder.write(pcm);
+    if (!this.ending) this.encoder.write(pcm); // dropped by the encoder once it has ended
   }
 
   onFail(fn: (error: string) => void): () => void {
-    return this.file.onFail(fn);
+    if (this.failure !== null) {
+      const error = this.failure;
+      queueMicrotask(() => fn(error));
+      return () => {};
+    }
+    return this.failFns.add(fn);
   }
 
   finish(): Promise<AudioSinkFinished> {
     this.ending ??= (async () => {
-      await this.encoder.finish(); // a failure has reached the file through onEnd
-      return finished(this.file);
+      const r = await this.encoder.finish(); // a failure has reached fail() through onEnd, unless it was stopped
+      if (r.kind === 'failed') this.failing ??= this.fail(r.error);
+      await this.failing;
+      this.size = await stat(this.outputPath).then(
+        (st) => st.size,
+        () => this.size,
+      );
+      return this.failure === null ? { kind: 'done', bytes: this.size } : { kind: 'failed', error: this.failure, bytes: this.size };
     })();
     return this.ending;
   }
+
+  /** Told once. A write opusenc could not make names the disk when it is full. Never rejects. */
+  private async fail(error: string): Promise<void> {
+    const said = isWriteFailure(error) ? await describeWriteFailure(error, dirname(this.outputPath)) : error;
+    if (this.failure !== null) return;
+    this.failure = said;
+    this.failFns.emitOnce(said);
+  }
+}
+
+/** The operator's words for a write opusenc could not make: a full disk (what is left available to us), or its own message. */
+async function describeWriteFailure(error: string, dir: string): Promise<string> {
+  // bavail, not bfree: the blocks kept for root (ext4's 5%) are not ours to fill.
+  const left = await statfs(dir).then(
+    (s) => s.bavail * s.bsize,
+    () => null,
+  );
+  return left !== null && left < FULL_BELOW_BYTES ? `the disk is full (${Math.floor(left / 1024)} KiB left)` : `the audio could not be written (${error})`;
 }
 
 export interface AudioFileSummary {

@@ -1,15 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { errorMessage } from '../util/errors.js';
+import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 
-// Driver: one opusenc process (Debian's opus-tools) turning a recording's PCM into Ogg Opus. Raw
-// samples go in on its stdin, the Ogg stream comes out on its stdout for the caller to write:
-// the file stays the caller's (audio-file.ts), with its full-disk handling, and opusenc never
-// holds a path. Never throws: the end comes through onEnd, and finish() resolves to a result.
+// Driver: one opusenc process (Debian's opus-tools) turning a recording's PCM into an Ogg Opus
+// file. Raw samples go in on its stdin; opusenc writes the file itself (`opusenc … - <path>`). Never
+// throws: the end comes through onEnd, and finish() resolves to a result.
+//
+// Why opusenc holds the file rather than this process: what it still holds when the station dies
+// (libopusenc's ~2 s decision delay, up to 1 s of audio waiting to fill a page, its stdio buffer)
+// would die with a pipe to us, so a kill -9 cost the last seconds and left a short recording
+// empty. Writing the file itself, it sees its stdin end when we die and finishes the file as on a
+// stop: all the audio that reached it, and the last page. For that it must outlive us: it runs in
+// a session and process group of its own (detached), so a signal to ours (a kill of the station's
+// group, ^C in its terminal) does not reach it; only its stdin ending stops it. (A service manager
+// that kills the whole cgroup, systemd's KillMode, still does: deploy/satstation.service.)
 //
 // A stalled encoder must not grow our memory (a recording runs unattended for a whole pass):
 // while more than QUEUE_S of audio waits in the pipe's queue on our side, a new block is dropped
-// and counted in lostMs, which the bench reports as audio lost.
+// and counted in lostMs, which the bench reports as audio lost. The kernel holds some more before
+// that queue starts (libuv gives the child a socket pair: ~160 KiB here, 5 s at 16 kHz), bounded too.
 
 const log = logger('recording:opusenc');
 
@@ -22,11 +32,12 @@ const STDERR_CHARS = 2000;
 
 /**
  * Complexity 5 of 0–10. The budget is 10% of a Pi Zero 2 W core for capture and encoding at
- * 16 kHz. Measured on x86 (opus-tools 0.2, libopus 1.3.1: 120 s of a 16 kHz tone in noise at
+ * 16 kHz. Measured on x86 (opus-tools 0.2, libopus 1.3.1; 120 s of a 16 kHz tone in noise at
  * 24 kbit/s): 0.46–0.66 s of CPU for complexities 0–6, then 1.5–1.8 s from 7 on, where libopus
- * adds its speech/music analysis. The Pi's Cortex-A53 at 1 GHz is roughly ten times slower, so 5
- * costs ~5% of its core and 10 (the default) ~15%, past the budget. 5 is SILK's middle setting,
- * well clear of the step at 7, and the low settings would save almost nothing.
+ * adds its speech/music analysis. Taking the Pi's Cortex-A53 at 1 GHz as ~10× slower (an
+ * estimate: the bench on a Pi has the real figure), 5 costs ~5% of its core, leaving room for
+ * arecord and the resampler, and 10 (opusenc's default) ~15%, past the budget. 5 sits well clear
+ * of the step at 7; going lower would save at most a third of the encoder's share.
  */
 export const OPUS_COMPLEXITY = 5;
 
@@ -40,11 +51,12 @@ export function opusBitrateKbps(sampleRate: number): number {
 }
 
 /**
- * opusenc's arguments: raw 16-bit little-endian mono at `sampleRate` in on stdin, Ogg Opus out on
- * stdout. Every rate the recorder offers is one Opus codes natively, so opusenc resamples nothing.
- * No --speech: satellite audio is also SSTV and packet tones, which speech tuning treats worse.
+ * opusenc's arguments: raw 16-bit little-endian mono at `sampleRate` in on stdin, Ogg Opus out
+ * into `outputPath`. Every rate the recorder offers is one Opus codes natively, so opusenc
+ * resamples nothing. No --speech: satellite audio is also SSTV and packet tones, which speech
+ * tuning treats worse.
  */
-export function opusencArgs(sampleRate: number): string[] {
+export function opusencArgs(sampleRate: number, outputPath: string): string[] {
   return [
     '--quiet',
     '--raw',
@@ -54,16 +66,26 @@ export function opusencArgs(sampleRate: number): string[] {
     '--raw-endianness', '0',
     '--bitrate', String(opusBitrateKbps(sampleRate)),
     '--comp', String(OPUS_COMPLEXITY),
-    '-', '-',
-  ]; // prettier-ignore
+    // A relative path opusenc would take for an option (or "-", stdout) is given as ./path.
+    '-', outputPath.startsWith('-') ? `./${outputPath}` : outputPath,
+  ];
+}
+
+/**
+ * Whether an encoder's end (onEnd, finish()) is opusenc failing to write its file: libopusenc's
+ * "Encoding aborted: write failed" (a write or flush that failed: a full disk, an I/O error), or
+ * the errno it prints when the file cannot be opened on a full or read-only disk.
+ */
+export function isWriteFailure(error: string): boolean {
+  return /write failed|No space left on device|Disk quota exceeded|Input\/output error|Read-only file system/i.test(error);
 }
 
 export type OpusEncoderFinish = { kind: 'done' } | { kind: 'failed'; error: string };
 
 export interface OpusEncoderOptions {
   sampleRate: number;
-  /** Ogg bytes as opusenc writes them: the caller's to keep. */
-  onData(bytes: Buffer): void;
+  /** The Ogg file opusenc creates (or truncates) and writes. */
+  outputPath: string;
   /** Once, when the process is gone: null after finish() went well or after kill(), otherwise why it ended. */
   onEnd(error: string | null): void;
   opusencPath?: string;
@@ -74,7 +96,7 @@ export interface OpusEncoder {
   write(pcm: Int16Array): void;
   /** Ends the input and waits for opusenc to write the rest and exit. */
   finish(): Promise<OpusEncoderFinish>;
-  /** Ends it now (SIGKILL): the Ogg stream stops where it is. */
+  /** Ends it now (SIGKILL): the file stops at the last page opusenc wrote out. */
   kill(): void;
   /** Milliseconds of audio dropped because the encoder fell behind. */
   readonly lostMs: number;
@@ -98,30 +120,29 @@ class OpusencRun implements OpusEncoder {
   private over = false;
   private readonly ended: Promise<string | null>;
   private settle: (error: string | null) => void = () => {};
+  // The caller's listener, through Listeners: one that throws is logged, never our exception.
+  private readonly endFns = new Listeners<string | null>(log, 'encoder end');
 
   constructor(private readonly o: OpusEncoderOptions) {
+    this.endFns.add(o.onEnd);
     this.program = o.opusencPath ?? 'opusenc';
     this.maxQueuedBytes = QUEUE_S * o.sampleRate * 2;
     this.ended = new Promise((resolve) => (this.settle = resolve));
     try {
-      this.child = spawn(this.program, opusencArgs(o.sampleRate), { stdio: ['pipe', 'pipe', 'pipe'] });
+      // detached: a session of its own, so it outlives us and finishes the file (see the top).
+      // stdout to /dev/null: the Ogg goes to the file, and a pipe to us would die with us.
+      this.child = spawn(this.program, opusencArgs(o.sampleRate, o.outputPath), { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
     } catch (err) {
       queueMicrotask(() => this.end(`cannot start ${this.program}: ${errorMessage(err)}`));
       return;
     }
     const child = this.child;
     child.stdin!.on('error', () => {}); // EPIPE when it died: its exit says why
-    child.stdout!.on('data', (b: Buffer) => {
-      try {
-        this.o.onData(b);
-      } catch (err) {
-        log.error('the Ogg data listener failed', err);
-      }
-    });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (s: string) => (this.stderr = (this.stderr + s).slice(-STDERR_CHARS)));
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (child.pid !== undefined) return; // it runs, and a signal could not be sent: its exit reports
+      if (this.killed) return this.end(null);
       this.end(e.code === 'ENOENT' ? `${this.program} not found (is opus-tools installed?)` : `cannot start ${this.program}: ${e.code ?? e.message}`);
     });
     child.on('close', (code, signal) => this.end(this.describeEnd(code, signal)));
@@ -172,7 +193,8 @@ class OpusencRun implements OpusEncoder {
     if (this.killed) return null;
     if (code === 0) return this.finishing ? null : `${this.program} ended before its input did`;
     const said = this.stderr.trim().split('\n').pop()?.trim();
-    return said || (signal ? `${this.program} was ended by ${signal}` : `${this.program} exited with code ${code}`);
+    if (said) return `${this.program}: ${said}`;
+    return signal ? `${this.program} was ended by ${signal}` : `${this.program} exited with code ${code}`;
   }
 
   private end(error: string | null): void {
@@ -180,11 +202,7 @@ class OpusencRun implements OpusEncoder {
     this.over = true;
     if (this.deadline) clearTimeout(this.deadline);
     this.settle(error);
-    try {
-      this.o.onEnd(error);
-    } catch (err) {
-      log.error('the encoder end listener failed', err);
-    }
+    this.endFns.emitOnce(error);
   }
 }
 

@@ -63,8 +63,10 @@ export interface RecordingServiceDeps {
   changed(): void;
   /** Anything of the runtime changed, the level included (about once a second while recording). */
   updated(): void;
-  /** Tests open /dev/full here to fill the disk for real. */
+  /** Tests open /dev/full here to fill the disk for real (the WAV file, and the Ogg file's creation). */
   openFile?: (path: string) => Promise<FileHandle>;
+  /** Where opusenc writes an Ogg file (tests: /dev/full); the path itself by default. */
+  opusOutputPath?: (path: string) => string;
   /** opusenc's path; '' keeps to WAV (tests of the WAV path on a machine with opus-tools). */
   opusenc?: string;
 }
@@ -312,7 +314,7 @@ export class RecordingService {
       sample_rate: s.sample_rate,
     };
     const path = this.library.audioPath(item);
-    const opened = await openAudioSink({ format, path, sampleRate: s.sample_rate, openFile: this.d.openFile, opusencPath: this.d.opusenc || undefined });
+    const opened = await openAudioSink({ format, path, sampleRate: s.sample_rate, openFile: this.d.openFile, opusOutputPath: this.d.opusOutputPath, opusencPath: this.d.opusenc || undefined });
     if (opened.kind === 'failed') return this.refused(`the audio file could not be opened: ${opened.error}`);
     const sink = opened.sink;
     const journal = new LineAppender(this.library.journalLinesPath(id));

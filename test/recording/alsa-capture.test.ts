@@ -1,10 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PACE_SLACK_S, startAlsaCapture, type AlsaCaptureOptions } from '../../src/recording/alsa-capture.js';
+import { PACE_SLACK_S, startAlsaCapture, type AlsaCapture, type AlsaCaptureOptions } from '../../src/recording/alsa-capture.js';
 import { makeTone, toneMagnitude } from '../helpers/tone.js';
 
 // A real arecord capturing from ALSA's `file` plugin: its `infile` is a tone we wrote, its slave
@@ -28,6 +28,10 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Captures of the running test: stopped after it, so a failed assertion leaves no arecord behind. */
+const started: AlsaCapture[] = [];
+afterEach(() => Promise.all(started.splice(0).map((c) => c.stop())));
+
 /** A capture with its samples and its ends collected. */
 function capture(o: Partial<AlsaCaptureOptions> = {}) {
   const blocks: Int16Array[] = [];
@@ -45,6 +49,7 @@ function capture(o: Partial<AlsaCaptureOptions> = {}) {
     },
     ...o,
   });
+  started.push(cap);
   const samples = () => {
     const all = new Int16Array(blocks.reduce((n, b) => n + b.length, 0));
     let k = 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { open } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -26,13 +26,13 @@ async function until(fn: () => Promise<boolean> | boolean, what: string, ms = 80
 describe('recordings API (ALSA file device, by hand)', () => {
   let s: TestServer;
   let dev: AlsaFileDevice;
-  /** The audio file opened for the next recording is /dev/full when set: the kernel's own ENOSPC. */
+  /** opusenc writes the next recording to /dev/full when set: the kernel's own ENOSPC. */
   let fullDisk = false;
   before(async () => {
     dev = alsaFileDevice({ seconds: 3 });
     s = await startServer({
       clock: systemClock,
-      app: { recording: { env: dev.env, openFile: (path) => (fullDisk ? open('/dev/full', 'w') : open(path, 'wx', 0o644)) } },
+      app: { recording: { env: dev.env, opusOutputPath: (path) => (fullDisk ? '/dev/full' : path) } },
     });
   });
   after(async () => {
@@ -186,12 +186,13 @@ describe('recordings API (ALSA file device, by hand)', () => {
     } finally {
       fullDisk = false;
     }
+    // /dev has room, so the reason is opusenc's write failure (a card with under 1 MiB left says the disk is full).
     const rt = await runtime();
-    assert.match(rt.last_error ?? '', /disk is full/i);
+    assert.match(rt.last_error ?? '', /could not be written \(opusenc: .*write failed/i);
     const failed = (await items()).find((i) => i.status === 'failed');
     assert.ok(failed, 'listed as failed');
     assert.equal(failed.ended_reason, 'error');
-    assert.match(failed.error, /disk is full/i);
+    assert.equal(failed.error, rt.last_error);
     const still = await fetch(`${s.base}/api/v1/recordings/${kept.id}/audio`);
     assert.ok(Buffer.from(await still.arrayBuffer()).equals(keptBytes), 'the earlier recording is untouched');
     // The next recording goes to disk again.
@@ -218,12 +219,13 @@ describe('recordings API (ALSA file device, by hand)', () => {
   });
 });
 
-describe('recordings as WAV (no opusenc) and keep_mb', () => {
+describe('recordings as WAV (no opusenc), keep_mb and a full disk', () => {
   let s: TestServer;
   let dev: AlsaFileDevice;
+  let fullDisk = false;
   before(async () => {
     dev = alsaFileDevice({ seconds: 5 });
-    s = await startServer({ clock: systemClock, app: { recording: { env: dev.env, opusenc: '' } } });
+    s = await startServer({ clock: systemClock, app: { recording: { env: dev.env, opusenc: '', openFile: (path) => (fullDisk ? open('/dev/full', 'w') : open(path, 'wx', 0o644)) } } });
     await s.post('/api/v1/settings/recording', { enabled: true, source: 'alsa', alsa_device: dev.device, keep_mb: 0.1 });
   });
   after(async () => {
@@ -263,5 +265,21 @@ describe('recordings as WAV (no opusenc) and keep_mb', () => {
     assert.equal((await s.get(`/api/v1/recordings/${a}/audio`)).status, 404);
     const files = (await import('node:fs')).readdirSync(join(s.dataDir, 'recordings')).filter((n) => n.startsWith(a));
     assert.deepEqual(files, [], 'its audio and journal are gone');
+  });
+
+  it('a full disk (ENOSPC from the kernel) fails a WAV recording with "the disk is full"', async () => {
+    fullDisk = true;
+    try {
+      const start = await s.post('/api/v1/recordings/start', {});
+      assert.equal(start.status, 200, JSON.stringify(start.body));
+      const end = Date.now() + 8000;
+      while ((await s.get('/api/v1/recordings/runtime')).body.runtime.recording && Date.now() < end) await sleep(25);
+    } finally {
+      fullDisk = false;
+    }
+    const failed = (await items()).find((i) => i.status === 'failed');
+    assert.ok(failed, 'listed as failed');
+    assert.match(failed.error, /the disk is full/);
+    assert.equal((await s.get('/api/v1/recordings/runtime')).body.runtime.last_error, failed.error);
   });
 });
