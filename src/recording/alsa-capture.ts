@@ -19,8 +19,14 @@ const log = logger('recording:alsa');
 
 /** How far ahead of real time delivery may run. */
 export const PACE_SLACK_S = 0.5;
-/** While held back, the samples go on in pieces of this much audio. */
-const PACE_STEP_S = 0.1;
+/** While held back, the samples go on in pieces of this much audio (a period's worth: see ARECORD_BUFFERING). */
+const PACE_STEP_S = 0.25;
+/**
+ * A quarter-second period in a two-second buffer: four wake-ups a second instead of ALSA's default
+ * eight or more (each is a pipe read and a write to the encoder on a slow core), and two seconds
+ * for the station to be busy before the card overruns. A recording has no use for low latency.
+ */
+const ARECORD_BUFFERING = ['--period-time=250000', '--buffer-time=2000000'];
 /** stop(): SIGTERM, then SIGKILL after this long. */
 const STOP_GRACE_MS = 1000;
 /** stderr kept for the failure message. */
@@ -92,7 +98,7 @@ class ArecordRun implements AlsaCapture {
     this.program = o.arecordPath ?? 'arecord';
     this.now = o.now ?? (() => performance.now());
     this.gone = new Promise((resolve) => (this.settle = resolve));
-    const args = ['-q', '-D', o.device, '-f', 'S16_LE', '-r', String(o.sampleRate), '-c', '1', '-t', 'raw'];
+    const args = ['-q', '-D', o.device, '-f', 'S16_LE', '-r', String(o.sampleRate), '-c', '1', '-t', 'raw', ...ARECORD_BUFFERING];
     try {
       this.child = spawn(this.program, args, { stdio: ['ignore', 'pipe', 'pipe'], env: o.env ?? process.env });
     } catch (err) {

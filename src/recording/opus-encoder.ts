@@ -31,15 +31,18 @@ const FINISH_DEADLINE_MS = 5000;
 const STDERR_CHARS = 2000;
 
 /**
- * Complexity 5 of 0–10. The budget is 10% of a Pi Zero 2 W core for capture and encoding at
- * 16 kHz. Measured on x86 (opus-tools 0.2, libopus 1.3.1; 120 s of a 16 kHz tone in noise at
- * 24 kbit/s): 0.46–0.66 s of CPU for complexities 0–6, then 1.5–1.8 s from 7 on, where libopus
- * adds its speech/music analysis. Taking the Pi's Cortex-A53 at 1 GHz as ~10× slower (an
- * estimate: the bench on a Pi has the real figure), 5 costs ~5% of its core, leaving room for
- * arecord and the resampler, and 10 (opusenc's default) ~15%, past the budget. 5 sits well clear
- * of the step at 7; going lower would save at most a third of the encoder's share.
+ * Complexity 3 of 0–10, in 60 ms frames. The budget is 10% of a Pi Zero 2 W core for capture and
+ * encoding at 16 kHz, and the bench's Pi-speed cage put complexity 5 in 20 ms frames (opusenc's
+ * frame default) plus arecord and the station at 12%. Measured on x86 (opus-tools 0.2, libopus
+ * 1.3.1; 120 s of a 16 kHz tone in noise at 24 kbit/s), CPU seconds: complexity 5 in 20 ms frames
+ * 0.62, in 60 ms frames 0.47; complexity 3 in 60 ms frames 0.32; complexity 0 0.25; from 7 on
+ * 1.5–1.8 (libopus's speech/music analysis). Long frames cost a recording nothing (no one listens
+ * live) and save a third of the per-frame work; complexity 3 keeps the pitch and noise shaping
+ * a voice channel needs, where 0 drops them for a fifth less CPU.
  */
-export const OPUS_COMPLEXITY = 5;
+export const OPUS_COMPLEXITY = 3;
+/** ms per Opus frame: the longest Opus has. */
+export const OPUS_FRAME_MS = 60;
 
 /**
  * kbit/s for a recording at `sampleRate`. A receiver's audio is a voice channel (SSB ~2.7 kHz, FM
@@ -66,6 +69,7 @@ export function opusencArgs(sampleRate: number, outputPath: string): string[] {
     '--raw-endianness', '0',
     '--bitrate', String(opusBitrateKbps(sampleRate)),
     '--comp', String(OPUS_COMPLEXITY),
+    '--framesize', String(OPUS_FRAME_MS),
     // A relative path opusenc would take for an option (or "-", stdout) is given as ./path.
     '-', outputPath.startsWith('-') ? `./${outputPath}` : outputPath,
   ];
