@@ -7,9 +7,11 @@ import { eventsServer } from './fixture.js';
 // The live-events socket (issue 35) over a real socket against the real server: the hello, the
 // client frames and their replies, and each topic's first event, whose data is its GET's body.
 
-const TOPICS = ['system', 'lite', 'live', 'radio', 'rotator', 'aprs', 'aprs.packets', 'logbook', 'passes'];
-/** The issue's table: which GET each state topic's data equals. */
-const ISSUE_TABLE = 'system /api/v1/system/state, lite /api/v1/lite/snapshot, live /api/v1/live, radio /api/v1/radio/state, rotator /api/v1/rotator/state, aprs /api/v1/aprs/state, logbook /api/v1/logbook';
+const TOPICS = ['system', 'lite', 'live', 'radio', 'rotator', 'aprs', 'aprs.packets', 'logbook', 'passes', 'recording'];
+/** The issue's table: which GET each state topic's data equals (issue 35's, and the recorder's runtime for issue 37's dot and level). */
+const ISSUE_TABLE =
+  'system /api/v1/system/state, lite /api/v1/lite/snapshot, live /api/v1/live, radio /api/v1/radio/state, rotator /api/v1/rotator/state, aprs /api/v1/aprs/state, logbook /api/v1/logbook, ' +
+  'recording /api/v1/recordings/runtime';
 const GET_OF: Record<string, string> = TOPIC_GET;
 
 describe('live events: the protocol', () => {
