@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { describeIoError, errnoOf } from '../store/io-error.js';
-import { Listeners } from '../util/listeners.js';
+import { Latch } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 
 // Driver: one recording's audio file, written from its start to its end. Writes go out one at a
@@ -43,10 +43,9 @@ export class AudioFile {
   private readonly queue: Job[] = [];
   private writing = false;
   private written = 0;
-  private error: string | null = null;
   private closing: Promise<AudioFileClosed> | null = null;
   private drained: Array<() => void> = [];
-  private readonly failFns = new Listeners<string>(log, 'audio file failure');
+  private readonly failed = new Latch<string>(log, 'audio file failure');
 
   private constructor(private readonly fh: FileHandle) {}
 
@@ -65,7 +64,7 @@ export class AudioFile {
 
   /** The first failure, or null while all is well. */
   get failure(): string | null {
-    return this.error;
+    return this.failed.value;
   }
 
   /**
@@ -83,12 +82,7 @@ export class AudioFile {
 
   /** Tells fn the first failure, once (at once if it already happened); returns the unsubscribe. */
   onFail(fn: (error: string) => void): () => void {
-    if (this.error !== null) {
-      const error = this.error;
-      queueMicrotask(() => fn(error));
-      return () => {};
-    }
-    return this.failFns.add(fn);
+    return this.failed.on(fn);
   }
 
   /**
@@ -96,9 +90,7 @@ export class AudioFile {
    * own, later writes are dropped and close() reports it, unless the file failed first.
    */
   fail(error: string): void {
-    if (this.error !== null) return;
-    this.error = error;
-    this.failFns.emitOnce(error);
+    this.failed.fire(error);
   }
 
   /** Waits for the queue, then closes the file: done, or the first failure. */
@@ -110,20 +102,20 @@ export class AudioFile {
       } catch (err) {
         this.fail(describeFailure(err, 'close'));
       }
-      return this.error === null ? { kind: 'done' } : { kind: 'failed', error: this.error };
+      return this.failure === null ? { kind: 'done' } : { kind: 'failed', error: this.failure };
     })();
     return this.closing;
   }
 
   private enqueue(job: Job): void {
-    if (this.error !== null || this.closing || job.bytes.byteLength === 0) return;
+    if (this.failure !== null || this.closing || job.bytes.byteLength === 0) return;
     this.queue.push(job);
     if (!this.writing) void this.drain();
   }
 
   private async drain(): Promise<void> {
     this.writing = true;
-    while (this.queue.length > 0 && this.error === null) {
+    while (this.queue.length > 0 && this.failure === null) {
       try {
         if (this.queue[0].at !== null) {
           const job = this.queue.shift()!;

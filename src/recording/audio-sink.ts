@@ -1,7 +1,7 @@
 import { open, stat, statfs, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeIoError } from '../store/io-error.js';
-import { Listeners } from '../util/listeners.js';
+import { Latch } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { AudioFile, type AudioFileOptions } from './audio-file.js';
 import { isWriteFailure, opusencAvailable, startOpusEncoder, type OpusEncoder } from './opus-encoder.js';
@@ -141,10 +141,9 @@ class OggSink implements RecordingAudioSink {
   private size = 0;
   private sizeAskedAt = -Infinity;
   private asking = false;
-  private failure: string | null = null;
   /** The failure being put into words (a full disk is looked up): finish() waits for it. */
   private failing: Promise<void> | null = null;
-  private readonly failFns = new Listeners<string>(log, 'audio failure');
+  private readonly failed = new Latch<string>(log, 'audio failure');
   private ending: Promise<AudioSinkFinished> | null = null;
 
   constructor(
@@ -185,12 +184,7 @@ class OggSink implements RecordingAudioSink {
   }
 
   onFail(fn: (error: string) => void): () => void {
-    if (this.failure !== null) {
-      const error = this.failure;
-      queueMicrotask(() => fn(error));
-      return () => {};
-    }
-    return this.failFns.add(fn);
+    return this.failed.on(fn);
   }
 
   finish(): Promise<AudioSinkFinished> {
@@ -202,7 +196,8 @@ class OggSink implements RecordingAudioSink {
         (st) => st.size,
         () => this.size,
       );
-      return this.failure === null ? { kind: 'done', bytes: this.size } : { kind: 'failed', error: this.failure, bytes: this.size };
+      const failure = this.failed.value;
+      return failure === null ? { kind: 'done', bytes: this.size } : { kind: 'failed', error: failure, bytes: this.size };
     })();
     return this.ending;
   }
@@ -210,9 +205,7 @@ class OggSink implements RecordingAudioSink {
   /** Told once. A write opusenc could not make names the disk when it is full. Never rejects. */
   private async fail(error: string): Promise<void> {
     const said = isWriteFailure(error) ? await describeWriteFailure(error, dirname(this.outputPath)) : error;
-    if (this.failure !== null) return;
-    this.failure = said;
-    this.failFns.emitOnce(said);
+    this.failed.fire(said);
   }
 }
 

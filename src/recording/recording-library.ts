@@ -82,14 +82,7 @@ export class RecordingLibrary {
   async finish(item: RecordingItem, content: JournalContent | null): Promise<RecordingItem> {
     const c = content ?? (await this.readLines(item.id));
     const done: RecordingItem = { ...item, max_el_deg: maxElevation(c.timeline) ?? item.max_el_deg };
-    const detail: RecordingDetail = {
-      ...done,
-      elements: c.head?.elements ?? null,
-      location: c.head?.location ?? { lat_deg: 0, lon_deg: 0, alt_m: 0, grid: '' },
-      pass: c.head?.pass ?? null,
-      timeline: c.timeline,
-      events: c.events,
-    };
+    const detail = detailOf(done, c);
     try {
       await writeFileAtomic(this.journalPath(item.id), JSON.stringify(detail));
       await unlink(this.journalLinesPath(item.id)).catch(() => {});
@@ -113,15 +106,7 @@ export class RecordingLibrary {
         // No JSON (its write failed at the end): the lines below, or an empty journal.
       }
     }
-    const c = await this.readLines(id);
-    return {
-      ...item,
-      elements: c.head?.elements ?? null,
-      location: c.head?.location ?? { lat_deg: 0, lon_deg: 0, alt_m: 0, grid: '' },
-      pass: c.head?.pass ?? null,
-      timeline: c.timeline,
-      events: c.events,
-    };
+    return detailOf(item, await this.readLines(id));
   }
 
   /** Deletes a recording's files and its entry; false when there is none. */
@@ -215,6 +200,18 @@ export class RecordingLibrary {
     }
     return out;
   }
+}
+
+/** A recording's journal from its item and its lines (a journal without a head line: where the station is unknown). */
+function detailOf(item: RecordingItem, c: JournalContent): RecordingDetail {
+  return {
+    ...item,
+    elements: c.head?.elements ?? null,
+    location: c.head?.location ?? { lat_deg: 0, lon_deg: 0, alt_m: 0, grid: '' },
+    pass: c.head?.pass ?? null,
+    timeline: c.timeline,
+    events: c.events,
+  };
 }
 
 /** The size of a file, 0 when it is not there. */

@@ -39,6 +39,41 @@ export class Listeners<T> {
   }
 }
 
+/**
+ * Something that happens at most once and is remembered (a file's first failure): the first
+ * value is kept and told to every listener, and one added afterwards hears it at once (on a
+ * microtask, so a caller never runs its listener inside its own call).
+ */
+export class Latch<T> {
+  private fired: { value: T } | null = null;
+  private readonly fns: Listeners<T>;
+
+  constructor(log: Logger, what: string) {
+    this.fns = new Listeners(log, what);
+  }
+
+  /** The value, once it happened; null before. */
+  get value(): T | null {
+    return this.fired ? this.fired.value : null;
+  }
+
+  /** Fires with value if it has not fired yet; false when it already had. */
+  fire(value: T): boolean {
+    if (this.fired) return false;
+    this.fired = { value };
+    this.fns.emitOnce(value);
+    return true;
+  }
+
+  /** Returns the unsubscribe. */
+  on(fn: (value: T) => void): () => void {
+    const f = this.fired;
+    if (!f) return this.fns.add(fn);
+    queueMicrotask(() => fn(f.value));
+    return () => {};
+  }
+}
+
 /** A subscription: add fn, get its unsubscribe back. */
 export type Subscribe = (fn: () => void) => () => void;
 
