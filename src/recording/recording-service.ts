@@ -10,7 +10,7 @@ import { audioDurationS, openAudioSink, opusencAvailable, repairAudioFile, type 
 import { openCapture, type CaptureNeeds, type OpenCapture } from './capture-source.js';
 import { eventLine, headLine, pointLine, type JournalHead } from './journal-lines.js';
 import { rmsDbfs } from './pcm-level.js';
-import { RecordingLibrary } from './recording-library.js';
+import { fileBytes, RecordingLibrary } from './recording-library.js';
 import { Resampler } from './resample.js';
 import { restingRecordingRuntime, type RecordingDetail, type RecordingEvent, type RecordingItem, type RecordingLocation, type RecordingRuntime } from './schemas.js';
 import type { RecordingSettings } from './settings.js';
@@ -149,11 +149,12 @@ export class RecordingService {
   async detail(id: string): Promise<RecordingDetail | null> {
     return this.library.detail(id);
   }
-  /** The audio file of a recording and its type; null when there is none. */
-  audio(id: string): { path: string; contentType: string } | null {
+  /** The audio file of a recording, its type and its size now (a recording under way grows); null when there is none. */
+  async audio(id: string): Promise<{ path: string; contentType: string; size: number; filename: string } | null> {
     const item = this.library.item(id);
     if (!item) return null;
-    return { path: this.library.audioPath(item), contentType: item.format === 'ogg' ? 'audio/ogg' : 'audio/wav' };
+    const path = this.library.audioPath(item);
+    return { path, contentType: item.format === 'ogg' ? 'audio/ogg' : 'audio/wav', size: await fileBytes(path), filename: `${item.id}.${item.format}` };
   }
 
   /** The recording under way at a QSO's time: its id and the offset into it (the logbook's fields). */

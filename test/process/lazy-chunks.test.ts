@@ -31,6 +31,8 @@ const LAZY = [
   /^src\/rotator\/plan\/(candidates|point|tracker)\.ts$/,
   /^src\/hamlib\/(hamlib-service|line-server|answer-rig|answer-rot|rig-description|station-errors|station-modes)\.ts$/,
   /^src\/hamlib\/protocol\//,
+  // Issue 37: the recorder loads when recording is enabled or first listed.
+  /^src\/recording\/(recording-service|recording-library|capture-source|alsa-capture|opus-encoder|audio-sink|audio-file|wav|resample|pcm-level|journal-lines)\.ts$/,
   /node_modules\/(serialport|@serialport)\//,
 ];
 
@@ -64,7 +66,7 @@ describe('the server bundle loads only what is enabled', () => {
     return [...seen];
   }
 
-  it('no radio, LAN, APRS-station, rotator, Hamlib or serial module, and no node:dgram, is in what boot loads', () => {
+  it('no radio, LAN, APRS-station, rotator, Hamlib, recording or serial module, and no node:dgram, is in what boot loads', () => {
     const boot = bootOutputs();
     const inputs = boot.flatMap((k) => Object.keys(meta.outputs[k].inputs));
     assert.ok(inputs.some((p) => p === 'src/main.ts'));

@@ -4,7 +4,6 @@ import { AppError, notFound } from '../../util/errors.js';
 import { parseByteRange } from '../byte-range.js';
 import { FileReply, route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
-import { fileBytes } from '../../recording/recording-library.js';
 import {
   RECORDING_ID_RE,
   RecordingDetailSchema,
@@ -14,7 +13,6 @@ import {
   RecordingRuntimeSchema,
   RecordingStartBodySchema,
 } from '../../recording/schemas.js';
-import { RecordingSettingsSchema } from '../../recording/settings.js';
 
 // /api/v1/recordings/* and /api/v1/settings/recording (issue 37): validate, call the recorder,
 // shape the answer. The recorder loads on the first of these calls, or when recording is enabled
@@ -79,13 +77,12 @@ export function recordingsRoutes(s: Services): RouteDef[] {
       summary: 'The audio (audio/ogg or audio/wav) with Accept-Ranges: bytes; a Range gets a 206 with Content-Range (416 past the end); HEAD sends the headers only. A recording under way is served as far as it has been written',
       handler: async ({ params, range }) => {
         const id = idOf(params);
-        const a = (await rec()).audio(id);
+        const a = await (await rec()).audio(id);
         if (!a) throw noSuch(id);
-        const size = await fileBytes(a.path);
-        const want = parseByteRange(range, size);
-        if (want.kind === 'unsatisfiable') throw new AppError(416, 'range_not_satisfiable', `the range ${range} is outside the file's ${size} bytes`, { size }, { 'Content-Range': `bytes */${size}` });
-        const disposition = { 'Content-Disposition': `inline; filename="${id}.${a.contentType === 'audio/ogg' ? 'ogg' : 'wav'}"` };
-        return new FileReply(a.path, a.contentType, size, want.kind === 'range' ? { start: want.start, end: want.end } : null, disposition);
+        const want = parseByteRange(range, a.size);
+        if (want.kind === 'unsatisfiable') throw new AppError(416, 'range_not_satisfiable', `the range ${range} is outside the file's ${a.size} bytes`, { size: a.size }, { 'Content-Range': `bytes */${a.size}` });
+        const disposition = { 'Content-Disposition': `inline; filename="${a.filename}"` };
+        return new FileReply(a.path, a.contentType, a.size, want.kind === 'range' ? { start: want.start, end: want.end } : null, disposition);
       },
     }),
     route({
