@@ -40,7 +40,8 @@ export function recordingStation(s: RecordingStationParts): RecordingStation {
       // The session follows one pass: not an earlier pass of the same satellite while it is armed,
       // and its tail after LOS still counts once the session has completed.
       if (se.selected_sat_id && se.pass_aos && se.pass_los && FOLLOWING.has(se.screen_state)) {
-        return at_ms >= Date.parse(se.pass_aos) - margin_ms && at_ms <= Date.parse(se.pass_los) + margin_ms ? se.selected_sat_id : null;
+        if (at_ms >= Date.parse(se.pass_aos) - margin_ms && at_ms <= Date.parse(se.pass_los) + margin_ms) return se.selected_sat_id;
+        if (se.screen_state !== 'completed') return null; // armed for a later pass: that one is the operator's
       }
       const rt = s.radio.runtime();
       return rt.control_mode === 'auto_tracking' ? rt.active_sat_id : null;

@@ -98,4 +98,35 @@ describe('a pass recorded from the IC-705 LAN audio', () => {
     assert.ok(best > 4000, `the radio's tone is in the recording (${best.toFixed(0)})`);
     assert.ok(toneMagnitude(pcm, 16000, 1000, pcm.length - 8000, pcm.length) < 300, 'silence after it was played');
   });
+
+  it('auto-track started mid-pass records at once; stopping auto-track ends it (tracking_ended)', async () => {
+    const s = f.s;
+    const rec = s.app.services.recording;
+    const el = (t: number) => s.app.services.orbit.sample('iss', t)!.el_deg;
+    const passes: PassEvent[] = await s.app.services.orbit.passesWhenReady({ from_ms: f.clock.now() + 3_600_000, hours: 48, min_max_el_deg: 25, sat_ids: ['iss'], include_ongoing: false });
+    const pass = passes[0];
+    // The first test's session is let go: auto-track is the radio's only follower now.
+    await s.post('/api/v1/radio/session/stop');
+    await s.post('/api/v1/radio/session/clear');
+    f.clock.set(pass.tca_ms);
+    assert.ok(el(f.clock.now()) > 10);
+    assert.equal(rec.runtime().recording, false);
+    const at = await s.post('/api/v1/radio/auto-track/start', { sat_id: 'iss', interval_ms: 1000 });
+    assert.equal(at.status, 200, JSON.stringify(at.body));
+    for (let i = 0; i < 3 && !rec.runtime().recording; i++) {
+      await f.clock.run(1000, 1000, 0);
+      for (let k = 0; k < 200 && !rec.runtime().recording && rec.runtime().last_error === null; k++) await sleep(5);
+    }
+    assert.ok(rec.runtime().recording, `started at once (${rec.runtime().last_error})`);
+    const id = rec.runtime().id!;
+    assert.ok(Date.parse(rec.runtime().started_at!) - pass.tca_ms <= 2000, 'within a tick of auto-track starting');
+    await f.clock.run(3000, 1000, 10);
+    assert.equal((await s.post('/api/v1/radio/auto-track/stop')).status, 200);
+    await f.clock.run(2000, 1000, 10);
+    for (let k = 0; k < 200 && rec.runtime().recording; k++) await sleep(5);
+    const item = (await s.get('/api/v1/recordings')).body.items.find((i: any) => i.id === id);
+    assert.equal(item.status, 'done');
+    assert.equal(item.ended_reason, 'tracking_ended');
+    assert.equal(item.trigger, 'pass');
+  });
 });
