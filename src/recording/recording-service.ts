@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
+import { unlink, type FileHandle } from 'node:fs/promises';
 import { LineAppender } from '../store/line-appender.js';
 import type { Clock, Timer } from '../util/clock.js';
 import { iso } from '../util/clock.js';
@@ -30,6 +30,8 @@ const log = logger('recording');
 const TICK_MS = 1000;
 /** A recording by hand ends here at the latest (the journal and the file stay bounded). */
 export const MAX_RECORDING_S = 6 * 3600;
+/** While recording, keep_mb is checked every this many ticks (the older recordings go as this one grows). */
+const KEEP_CHECK_TICKS = 10;
 /** Events a journal keeps at most (a busy APRS frequency must not grow it without end). */
 const MAX_EVENTS = 5000;
 
@@ -87,6 +89,8 @@ interface Live {
   events: number;
   /** Samples handed to the file so far (after resampling): what the file must hold. */
   samplesIn: number;
+  /** Journal points so far. */
+  ticks: number;
   /** Set once the recording is on its way out (stop asked, or a fault): blocks stop nothing twice. */
   ending: boolean;
 }
@@ -321,13 +325,14 @@ export class RecordingService {
     const journal = new LineAppender(this.library.journalLinesPath(id));
     const head: JournalHead = { elements: sat?.elements ?? null, location: this.d.station.location(), pass: pass && { ...pass, max_el_deg: Math.round(pass.max_el_deg * 10) / 10 } };
     journal.queue(headLine(head));
-    const l: Live = { item, trigger, started_ms: now, capture: null, sink, resampler: new Resampler(s.sample_rate, s.sample_rate), journal, level: null, unsubscribeAprs: () => {}, events: 0, samplesIn: 0, ending: false };
+    const l: Live = { item, trigger, started_ms: now, capture: null, sink, resampler: new Resampler(s.sample_rate, s.sample_rate), journal, level: null, unsubscribeAprs: () => {}, events: 0, samplesIn: 0, ticks: 0, ending: false };
     // Queued behind this start (which runs on the same queue): a write that fails at once ends it right after.
     sink.onFail((error) => void this.ops.run(() => this.end('error', `the recording stopped: ${error}`, l)).catch(() => {}));
     const cap = await openCapture(s, this.d.station, (pcm) => this.onPcm(l, pcm), (error) => this.captureEnded(l, error));
     if (cap.kind === 'failed') {
+      // Not listed yet: the file the sink made goes with it.
       await sink.finish();
-      await this.library.remove(id).catch(() => false);
+      await unlink(path).catch(() => {});
       return this.refused(cap.error);
     }
     l.capture = cap;
@@ -423,6 +428,8 @@ export class RecordingService {
     if (look && (l.item.max_el_deg === null || look.el_deg > l.item.max_el_deg)) l.item = { ...l.item, max_el_deg: Math.round(look.el_deg * 10) / 10 };
     this.runtimeNow = { ...this.runtimeNow, level_dbfs: level };
     this.d.updated();
+    // keep_mb holds while a long recording grows, not only when it ends.
+    if (++l.ticks % KEEP_CHECK_TICKS === 0) void this.ops.run(() => this.keepWithin()).catch(() => {});
   }
 
   private event(l: Live, e: RecordingEvent): void {

@@ -204,6 +204,25 @@ describe('recordings API (ALSA file device, by hand)', () => {
     assert.equal((await items())[0].status, 'done');
   });
 
+  it('a source that cannot open: LAN without the radio on Wi-Fi is a 502 and leaves no file; a bad ALSA device fails with ALSA\'s words', async () => {
+    const before = (await import('node:fs')).readdirSync(join(s.dataDir, 'recordings')).sort();
+    await s.post('/api/v1/settings/recording', { source: 'lan' });
+    const lan = await s.post('/api/v1/recordings/start', {});
+    assert.equal(lan.status, 502);
+    assert.equal(lan.body.error.code, 'recording_failed');
+    assert.match(lan.body.error.message, /not on Wi-Fi/);
+    assert.match((await runtime()).last_error, /not on Wi-Fi/);
+    assert.deepEqual((await import('node:fs')).readdirSync(join(s.dataDir, 'recordings')).sort(), before, 'no file left behind');
+    await s.post('/api/v1/settings/recording', { source: 'alsa', alsa_device: 'nosuchpcm' });
+    const bad = await s.post('/api/v1/recordings/start', {});
+    assert.equal(bad.status, 200, JSON.stringify(bad.body));
+    await until(async () => !(await runtime()).recording, 'arecord gives up');
+    const failed = (await items())[0];
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error, /nosuchpcm/);
+    await s.post('/api/v1/settings/recording', { alsa_device: dev.device });
+  });
+
   it('delete removes the recording and its files; 409 while it is being recorded', async () => {
     const start = await s.post('/api/v1/recordings/start', {});
     assert.equal(start.status, 200, JSON.stringify(start.body));
