@@ -32,8 +32,11 @@ const SPEC_CLEARING: Array<{ method: 'GET' | 'POST'; path: string; query?: strin
 // Issue 32 adds the rotator's routes, as the spec's list does for radio and APRS (run for real
 // against a simulated controller in test/rotator/rotator-lite.test.ts).
 const ROTATOR_CLEARING = ['connect', 'disconnect', 'goto', 'stop', 'park', 'track/start', 'track/stop'].map((p) => `/api/v1/rotator/${p}`).concat('/api/v1/settings/rotator');
+// Issue 37 adds the recorder's start, stop and settings: the lite snapshot's recording line (the
+// REC dot) follows them at once, as the rotator line follows its routes.
+const RECORDING_CLEARING = ['/api/v1/recordings/start', '/api/v1/recordings/stop', '/api/v1/settings/recording'];
 const key = (method: string, path: string) => `${method} ${path}`;
-const SPEC_KEYS = new Set([...SPEC_CLEARING.map((r) => key(r.method, r.path)), ...ROTATOR_CLEARING.map((p) => key('POST', p))]);
+const SPEC_KEYS = new Set([...SPEC_CLEARING.map((r) => key(r.method, r.path)), ...[...ROTATOR_CLEARING, ...RECORDING_CLEARING].map((p) => key('POST', p))]);
 
 // Requests that must leave the cache alone (snapshot recording, cache-policy and other edits).
 const NOT_CLEARING: Array<{ method: 'GET' | 'POST'; path: string; body?: unknown }> = [
@@ -99,6 +102,10 @@ describe('lite cache: cleared by exactly the spec list', () => {
 
   it('the rotator routes are marked clearsLiteCache (issue 32)', () => {
     for (const p of ROTATOR_CLEARING) assert.equal(s.app.routes.find((r) => r.method === 'POST' && r.path === p)?.clearsLiteCache, true, p);
+  });
+
+  it('the recording routes are marked clearsLiteCache (issue 37)', () => {
+    for (const p of RECORDING_CLEARING) assert.equal(s.app.routes.find((r) => r.method === 'POST' && r.path === p)?.clearsLiteCache, true, p);
   });
 
   it('no other route is marked clearsLiteCache', () => {
