@@ -85,7 +85,8 @@ type Parts = Core & Devices & Station;
  * Start order, top to bottom, each start() awaited before the next (the HTTP server listens after
  * the last): where the station is and the sky first, datasets before the scheduler (it registers
  * its jobs in start()); the LAN hub before the radio and APRS that lease it; the operator lock
- * before the Hamlib servers that read it; the logbook last (it reads the other areas for a QSO).
+ * before the Hamlib servers that read it; the recorder, then the logbook last (it reads the other
+ * areas for a QSO, the recording under way among them).
  */
 const startOrder = (p: Parts): Lifecycle[] => [
   p.location, p.catalog, p.datasets, p.orbit, p.guidance, p.scheduler,
@@ -95,8 +96,8 @@ const startOrder = (p: Parts): Lifecycle[] => [
 /**
  * Stop order, top to bottom (the HTTP server closes before the first): the scheduler first, so no
  * job starts mid-shutdown; then the start order backwards: the logbook (a push under way is cut
- * and stays pending), the Hamlib servers (their clients go before the rig and the rotator they
- * drive), the lock, the rotator, APRS and the radio, the LAN hub once they let their leases go,
+ * and stays pending), the recorder (its file ends while the radio and its LAN lease are there),
+ * the Hamlib servers (their clients go before the rig and the rotator they drive), the lock, the rotator, APRS and the radio, the LAN hub once they let their leases go,
  * then the sky and the location.
  */
 const stopOrder = (p: Parts): Lifecycle[] => [
