@@ -97,8 +97,9 @@ const startOrder = (p: Parts): Lifecycle[] => [
  * Stop order, top to bottom (the HTTP server closes before the first): the scheduler first, so no
  * job starts mid-shutdown; then the start order backwards: the logbook (a push under way is cut
  * and stays pending), the recorder (its file ends while the radio and its LAN lease are there),
- * the Hamlib servers (their clients go before the rig and the rotator they drive), the lock, the rotator, APRS and the radio, the LAN hub once they let their leases go,
- * then the sky and the location.
+ * the Hamlib servers (their clients go before the rig and the rotator they drive), the lock, the
+ * rotator, APRS and the radio, the LAN hub once they let their leases go, then the sky and the
+ * location.
  */
 const stopOrder = (p: Parts): Lifecycle[] => [
   p.scheduler, p.logbook, p.recording, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
