@@ -403,10 +403,7 @@ export class HttpServer {
           }
         }
       } catch (err) {
-        log.error('a streamed reply failed midway; closing the connection', err);
-        if (!state.aborted) res.close();
-        state.aborted = true;
-        return;
+        return this.cutMidway(res, state, 'a streamed reply', err);
       }
       if (!state.aborted) res.cork(() => res.end());
     } finally {
@@ -479,13 +476,18 @@ export class HttpServer {
         });
       }
     } catch (err) {
-      log.error('a file reply failed midway; closing the connection', err);
-      if (!state.aborted) res.close();
-      state.aborted = true;
+      this.cutMidway(res, state, 'a file reply', err);
     } finally {
       this.inFlight--;
       await fh?.close().catch(() => {});
     }
+  }
+
+  /** A reply that failed after its status went out: the connection is cut (a short body must not pass for a whole one). */
+  private cutMidway(res: uWS.HttpResponse, state: ReqState, what: string, err: unknown): void {
+    log.error(`${what} failed midway; closing the connection`, err);
+    if (!state.aborted) res.close();
+    state.aborted = true;
   }
 
   private finish(res: uWS.HttpResponse, state: ReqState, reply: Reply, close = false): void {

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { errorMessage } from '../util/errors.js';
+import { type ChildProcess } from 'node:child_process';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
+import { startTool } from './tool-process.js';
 
 // Driver: one arecord process capturing 16-bit mono from an ALSA device, its samples handed on as
 // they come. Never throws: a failure (no arecord, a device that does not open, arecord dying)
@@ -29,8 +29,6 @@ const PACE_STEP_S = 0.25;
 const ARECORD_BUFFERING = ['--period-time=250000', '--buffer-time=2000000'];
 /** stop(): SIGTERM, then SIGKILL after this long. */
 const STOP_GRACE_MS = 1000;
-/** stderr kept for the failure message. */
-const STDERR_CHARS = 2000;
 
 export interface AlsaCaptureOptions {
   /** An ALSA PCM name as arecord's -D takes it (`default`, `plughw:1,0`). */
@@ -74,7 +72,6 @@ class ArecordRun implements AlsaCapture {
   private readonly program: string;
   private readonly now: () => number;
   private readonly child: ChildProcess | null = null;
-  private stderr = '';
   private stopping = false;
   private over = false;
   private readonly gone: Promise<void>;
@@ -99,22 +96,16 @@ class ArecordRun implements AlsaCapture {
     this.now = o.now ?? (() => performance.now());
     this.gone = new Promise((resolve) => (this.settle = resolve));
     const args = ['-q', '-D', o.device, '-f', 'S16_LE', '-r', String(o.sampleRate), '-c', '1', '-t', 'raw', ...ARECORD_BUFFERING];
-    try {
-      this.child = spawn(this.program, args, { stdio: ['ignore', 'pipe', 'pipe'], env: o.env ?? process.env });
-    } catch (err) {
-      queueMicrotask(() => this.end(`cannot start ${this.program}: ${errorMessage(err)}`));
-      return;
-    }
-    const child = this.child;
-    child.stdout!.on('data', (chunk: Buffer) => this.take(chunk));
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (s: string) => (this.stderr = (this.stderr + s).slice(-STDERR_CHARS)));
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      if (child.pid !== undefined) return; // it runs, and a signal could not be sent: its exit reports
-      if (this.stopping) return this.end(null);
-      this.end(e.code === 'ENOENT' ? `${this.program} not found (is alsa-utils installed?)` : `cannot start ${this.program}: ${e.code ?? e.message}`);
+    this.child = startTool({
+      program: this.program,
+      args,
+      spawn: { stdio: ['ignore', 'pipe', 'pipe'], env: o.env ?? process.env },
+      debianPackage: 'alsa-utils',
+      asked: () => this.stopping,
+      describe: (code, signal, stderr) => this.describeEnd(code, signal, stderr),
+      onEnd: (error) => this.end(error),
     });
-    child.on('close', (code, signal) => this.end(this.describeEnd(code, signal)));
+    this.child?.stdout!.on('data', (chunk: Buffer) => this.take(chunk));
   }
 
   get pid(): number | null {
@@ -194,9 +185,9 @@ class ArecordRun implements AlsaCapture {
   }
 
   /** null when it ended as asked. */
-  private describeEnd(code: number | null, signal: NodeJS.Signals | null): string | null {
+  private describeEnd(code: number | null, signal: NodeJS.Signals | null, stderr: string): string | null {
     if (this.stopping) return null;
-    const said = alsaMessage(this.stderr);
+    const said = alsaMessage(stderr);
     if (said) return `${this.program}: ${said}`;
     if (signal) return `${this.program} was ended by ${signal}`;
     return code === 0 ? `${this.program} ended on its own` : `${this.program} exited with code ${code}`;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { errorMessage } from '../util/errors.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
+import { startTool } from './tool-process.js';
 
 // Driver: one opusenc process (Debian's opus-tools) turning a recording's PCM into an Ogg Opus
 // file. Raw samples go in on its stdin; opusenc writes the file itself (`opusenc … - <path>`). Never
@@ -27,8 +27,6 @@ const log = logger('recording:opusenc');
 export const QUEUE_S = 2;
 /** finish(): how long opusenc may take after its input ends (it has at most a few seconds of audio left to encode). */
 const FINISH_DEADLINE_MS = 5000;
-/** stderr kept for the failure message. */
-const STDERR_CHARS = 2000;
 
 /**
  * Complexity 3 of 0–10, in 60 ms frames. The budget is 10% of a Pi Zero 2 W core for capture and
@@ -116,7 +114,6 @@ class OpusencRun implements OpusEncoder {
   private readonly child: ChildProcess | null = null;
   private readonly maxQueuedBytes: number;
   private lostSamples = 0;
-  private stderr = '';
   private finishing = false;
   private killed = false;
   private deadline: NodeJS.Timeout | null = null;
@@ -132,24 +129,18 @@ class OpusencRun implements OpusEncoder {
     this.program = o.opusencPath ?? 'opusenc';
     this.maxQueuedBytes = QUEUE_S * o.sampleRate * 2;
     this.ended = new Promise((resolve) => (this.settle = resolve));
-    try {
-      // detached: a session of its own, so it outlives us and finishes the file (see the top).
-      // stdout to /dev/null: the Ogg goes to the file, and a pipe to us would die with us.
-      this.child = spawn(this.program, opusencArgs(o.sampleRate, o.outputPath), { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
-    } catch (err) {
-      queueMicrotask(() => this.end(`cannot start ${this.program}: ${errorMessage(err)}`));
-      return;
-    }
-    const child = this.child;
-    child.stdin!.on('error', () => {}); // EPIPE when it died: its exit says why
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (s: string) => (this.stderr = (this.stderr + s).slice(-STDERR_CHARS)));
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      if (child.pid !== undefined) return; // it runs, and a signal could not be sent: its exit reports
-      if (this.killed) return this.end(null);
-      this.end(e.code === 'ENOENT' ? `${this.program} not found (is opus-tools installed?)` : `cannot start ${this.program}: ${e.code ?? e.message}`);
+    // detached: a session of its own, so it outlives us and finishes the file (see the top).
+    // stdout to /dev/null: the Ogg goes to the file, and a pipe to us would die with us.
+    this.child = startTool({
+      program: this.program,
+      args: opusencArgs(o.sampleRate, o.outputPath),
+      spawn: { stdio: ['pipe', 'ignore', 'pipe'], detached: true },
+      debianPackage: 'opus-tools',
+      asked: () => this.killed,
+      describe: (code, signal, stderr) => this.describeEnd(code, signal, stderr),
+      onEnd: (error) => this.end(error),
     });
-    child.on('close', (code, signal) => this.end(this.describeEnd(code, signal)));
+    this.child?.stdin!.on('error', () => {}); // EPIPE when it died: its exit says why
   }
 
   get pid(): number | null {
@@ -192,11 +183,11 @@ class OpusencRun implements OpusEncoder {
   }
 
   /** null when it ended as asked. */
-  private describeEnd(code: number | null, signal: NodeJS.Signals | null): string | null {
+  private describeEnd(code: number | null, signal: NodeJS.Signals | null, stderr: string): string | null {
     if (this.endError) return this.endError;
     if (this.killed) return null;
     if (code === 0) return this.finishing ? null : `${this.program} ended before its input did`;
-    const said = this.stderr.trim().split('\n').pop()?.trim();
+    const said = stderr.trim().split('\n').pop()?.trim();
     if (said) return `${this.program}: ${said}`;
     return signal ? `${this.program} was ended by ${signal}` : `${this.program} exited with code ${code}`;
   }

@@ -53,6 +53,7 @@ describe('a recording\'s APRS events and its topic', () => {
     const level = c.events('recording').find((e) => e.data.runtime.level_dbfs !== null);
     assert.ok(level && level.data.runtime.level_dbfs > -30, `a level on the topic: ${JSON.stringify(level?.data)}`);
     f.clock.advance(3000);
+    const heardAt = f.clock.now();
     f.tnc.push(ax25('N0CALL-9>APRS,WIDE1-1:>heard during the pass'));
     await until(async () => (await f.s.get(`/api/v1/recordings/${id}`)).body.events.some((e: any) => e.kind === 'aprs'), 'the packet in the journal');
     assert.equal((await f.s.post('/api/v1/recordings/stop')).status, 200);
@@ -61,6 +62,8 @@ describe('a recording\'s APRS events and its topic', () => {
     const e = d.events.find((x: any) => x.kind === 'aprs');
     assert.equal(e.source, 'N0CALL-9');
     assert.match(e.packet, /^N0CALL-9>APRS.*:>heard during the pass$/);
-    assert.ok(e.recording_offset_s >= 3 && e.recording_offset_s < 5, `offset ${e.recording_offset_s}`);
+    // Its offset is the station's clock at the packet, from the recording's start.
+    assert.equal(e.recording_offset_s, Math.round((heardAt - Date.parse(d.started_at)) / 100) / 10);
+    assert.ok(e.recording_offset_s >= 3);
   });
 });

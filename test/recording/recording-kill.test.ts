@@ -32,7 +32,7 @@ describe('a recording cut by kill -9', () => {
       const r = await post('/api/v1/recordings/start', {});
       assert.equal(r.runtime?.recording, true, JSON.stringify(r));
       const id = r.runtime.id as string;
-      await sleep(1600);
+      await sleep(2500);
       process.kill(-a.child.pid!, 'SIGKILL');
       await new Promise((res) => a.child.once('exit', res));
       const b = await start();
