@@ -43,6 +43,7 @@ export class AudioFile {
   private readonly queue: Job[] = [];
   private writing = false;
   private written = 0;
+  private waiting = 0;
   private closing: Promise<AudioFileClosed> | null = null;
   private drained: Array<() => void> = [];
   private readonly failed = new Latch<string>(log, 'audio file failure');
@@ -107,8 +108,14 @@ export class AudioFile {
     return this.closing;
   }
 
+  /** Bytes waiting for the disk (a card that stalls makes this grow; the caller bounds it). */
+  get queuedBytes(): number {
+    return this.waiting;
+  }
+
   private enqueue(job: Job): void {
     if (this.failure !== null || this.closing || job.bytes.byteLength === 0) return;
+    this.waiting += job.bytes.byteLength;
     this.queue.push(job);
     if (!this.writing) void this.drain();
   }
@@ -119,17 +126,21 @@ export class AudioFile {
       try {
         if (this.queue[0].at !== null) {
           const job = this.queue.shift()!;
+          this.waiting -= job.bytes.byteLength;
           await this.writeFully([job.bytes], job.at!, false);
         } else {
           let n = 1;
           while (n < this.queue.length && n < MAX_BLOCKS_PER_WRITE && this.queue[n].at === null) n++;
-          await this.writeFully(this.queue.splice(0, n).map((j) => j.bytes), this.written, true);
+          const blocks = this.queue.splice(0, n).map((j) => j.bytes);
+          for (const b of blocks) this.waiting -= b.byteLength;
+          await this.writeFully(blocks, this.written, true);
         }
       } catch (err) {
         this.fail(describeFailure(err, 'write'));
       }
     }
     this.queue.length = 0;
+    this.waiting = 0;
     this.writing = false;
     const drained = this.drained;
     this.drained = [];

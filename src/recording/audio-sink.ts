@@ -60,7 +60,7 @@ export interface RecordingAudioSink {
   write(pcm: Int16Array): void;
   /** Bytes on disk so far (Ogg: the file's size as last asked of the disk, at most a second ago while it is read). */
   readonly bytes: number;
-  /** Audio dropped because the encoder fell behind (always 0 for WAV). */
+  /** Audio dropped because the encoder (Ogg) or the card (WAV) fell QUEUE_S behind. */
   readonly lostMs: number;
   /** The first failure, told once; returns the unsubscribe. */
   onFail(fn: (error: string) => void): () => void;
@@ -89,15 +89,26 @@ const finished = async (file: AudioFile): Promise<AudioSinkFinished> => {
   return closed.kind === 'done' ? { kind: 'done', bytes: file.bytes } : { kind: 'failed', error: closed.error, bytes: file.bytes };
 };
 
+/**
+ * Seconds of WAV audio that may wait for a card that stalls (an SD card's garbage collection can
+ * take seconds): 320 KB at 16 kHz. Like the encoder's queue (QUEUE_S, plus the ~5 s the kernel's
+ * pipe holds before it), it keeps memory bounded; beyond it a block is dropped and counted in lostMs.
+ */
+const WAV_QUEUE_S = 10;
+
 class WavSink implements RecordingAudioSink {
   private dataBytes = 0;
   private sinceHeader = 0;
+  private lostSamples = 0;
+  /** A card that stalls holds at most WAV_QUEUE_S of audio in memory; more is dropped and counted. */
+  private readonly maxQueuedBytes: number;
   private ending: Promise<AudioSinkFinished> | null = null;
 
   constructor(
     private readonly file: AudioFile,
     private readonly sampleRate: number,
   ) {
+    this.maxQueuedBytes = WAV_QUEUE_S * sampleRate * 2;
     file.write(wavHeader(sampleRate, 0));
   }
 
@@ -105,11 +116,15 @@ class WavSink implements RecordingAudioSink {
     return this.file.bytes;
   }
   get lostMs(): number {
-    return 0;
+    return Math.round((this.lostSamples * 1000) / this.sampleRate);
   }
 
   write(pcm: Int16Array): void {
     if (this.ending || pcm.length === 0) return;
+    if (this.file.queuedBytes > this.maxQueuedBytes) {
+      this.lostSamples += pcm.length;
+      return;
+    }
     // A copy the file keeps (pcm is the caller's). Little-endian, as WAV is: so is every host the station runs on.
     this.file.write(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength).slice());
     this.dataBytes += pcm.byteLength;

@@ -181,6 +181,38 @@ process.kill(process.pid, 'SIGKILL');
     });
   }
 
+  it('WAV on a card that stalls: at most 10 s of audio waits in memory, the rest is dropped and counted', async () => {
+    // The card stalls: every write waits until the test lets it go (the file handle's writev
+    // held at the process edge; the file itself is real).
+    let release: () => void = () => {};
+    const stalled = new Promise<void>((r) => (release = r));
+    const path = join(dir, 'stall.wav');
+    const openFile = async (p: string) => {
+      const fh = await open(p, 'wx');
+      const writev = fh.writev.bind(fh);
+      fh.writev = (async (...args: Parameters<typeof writev>) => {
+        await stalled;
+        return writev(...args);
+      }) as typeof fh.writev;
+      return fh;
+    };
+    const opened = await openAudioSink({ format: 'wav', path, sampleRate: 16000, openFile });
+    assert.equal(opened.kind, 'open');
+    if (opened.kind !== 'open') return;
+    const sink = opened.sink;
+    sinks.push(sink);
+    const tone = makeTone(16000, 1000, 25, AMP);
+    for (let i = 0; i < tone.length; i += 1600) sink.write(tone.subarray(i, i + 1600));
+    // 25 s written while nothing reaches the card: 10 s kept in memory, about 15 s dropped and counted.
+    assert.ok(sink.lostMs >= 14_800 && sink.lostMs <= 15_100, `lost ${sink.lostMs} ms`);
+    release();
+    const done = await sink.finish();
+    assert.equal(done.kind, 'done');
+    const kept = (statSync(path).size - 44) / 32000;
+    assert.ok(Math.abs(kept + sink.lostMs / 1000 - 25) < 0.01, `kept ${kept} s + lost ${sink.lostMs} ms = the 25 s written`);
+    assert.equal(readFileSync(path).readUInt32LE(40), statSync(path).size - 44, 'the header counts what was kept');
+  });
+
   it('never overwrites: an existing file fails the open (Ogg too); Ogg without opusenc fails saying so', async () => {
     for (const format of ['wav', 'ogg'] as const) {
       const path = join(dir, `exists.${format}`);
