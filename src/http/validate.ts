@@ -5,7 +5,7 @@ import { issuePath } from '../store/json-store.js';
 type AnySchema = v.GenericSchema<unknown, any>;
 
 /** safeParse at the boundary; a failure becomes a 400 that names the field and why. */
-export function parseOr400<S extends AnySchema>(schema: S, input: unknown, where: 'body' | 'query'): v.InferOutput<S> {
+export function parseOr400<S extends AnySchema>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): v.InferOutput<S> {
   const res = v.safeParse(schema, input);
   if (res.success) return res.output;
   throw validationError(res.issues, where);

@@ -111,12 +111,22 @@ export class RecordingLibrary {
 
   /** Deletes a recording's files and its entry; false when there is none. */
   async remove(id: string): Promise<boolean> {
-    const item = this.item(id);
-    if (!item) return false;
-    for (const p of [this.audioPath(item), this.journalPath(id), this.journalLinesPath(id)]) await unlink(p).catch(() => {});
-    this.list = this.list.filter((i) => i.id !== id);
+    return (await this.removeAll([id])) > 0;
+  }
+
+  /** Deletes the recordings' files and entries, then writes the index once; how many there were. */
+  private async removeAll(ids: readonly string[]): Promise<number> {
+    const gone = new Set<string>();
+    for (const id of ids) {
+      const item = this.item(id);
+      if (!item) continue;
+      for (const p of [this.audioPath(item), this.journalPath(id), this.journalLinesPath(id)]) await unlink(p).catch(() => {});
+      gone.add(id);
+    }
+    if (gone.size === 0) return 0;
+    this.list = this.list.filter((i) => !gone.has(i.id));
     await this.saveIndex();
-    return true;
+    return gone.size;
   }
 
   /** The oldest recordings go until the rest fit in keepBytes (and MAX_RECORDINGS); never the one under way. Returns the ids removed. */
@@ -129,7 +139,7 @@ export class RecordingLibrary {
       total -= it.bytes;
       removed.push(it.id);
     }
-    for (const id of removed) await this.remove(id);
+    await this.removeAll(removed);
     if (removed.length > 0) this.o.log.info(`recordings: ${removed.length} removed to keep within the space allowed (${removed.join(', ')})`);
     return removed;
   }

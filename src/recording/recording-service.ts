@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { unlink, type FileHandle } from 'node:fs/promises';
 import { LineAppender } from '../store/line-appender.js';
 import type { Clock, Timer } from '../util/clock.js';
@@ -29,7 +28,7 @@ const log = logger('recording');
 /** One journal point a second; the triggers are looked at on the same tick. */
 const TICK_MS = 1000;
 /** A recording by hand ends here at the latest (the journal and the file stay bounded). */
-export const MAX_RECORDING_S = 6 * 3600;
+const MAX_RECORDING_S = 6 * 3600;
 /** While recording, keep_mb is checked every this many ticks (the older recordings go as this one grows). */
 const KEEP_CHECK_TICKS = 10;
 /** Events a journal keeps at most (a busy APRS frequency must not grow it without end). */
@@ -166,7 +165,7 @@ export class RecordingService {
     const l = this.live;
     // A QSO logged now for a time outside the recording (typed in afterwards) is not in its audio.
     if (!l || l.ending || at_ms < l.started_ms || at_ms > this.d.clock.now() + 60_000) return null;
-    return { recording_id: l.item.id, recording_offset_s: Math.max(0, Math.round((at_ms - l.started_ms) / 100) / 10) };
+    return { recording_id: l.item.id, recording_offset_s: offset(l, at_ms) };
   }
 
   /** A QSO was logged: the live recording's journal and list item carry it. */
@@ -326,8 +325,8 @@ export class RecordingService {
     const head: JournalHead = { elements: sat?.elements ?? null, location: this.d.station.location(), pass: pass && { ...pass, max_el_deg: Math.round(pass.max_el_deg * 10) / 10 } };
     journal.queue(headLine(head));
     const l: Live = { item, trigger, started_ms: now, capture: null, sink, resampler: new Resampler(s.sample_rate, s.sample_rate), journal, level: null, unsubscribeAprs: () => {}, events: 0, samplesIn: 0, ticks: 0, ending: false };
-    // Queued behind this start (which runs on the same queue): a write that fails at once ends it right after.
-    sink.onFail((error) => void this.ops.run(() => this.end('error', `the recording stopped: ${error}`, l)).catch(() => {}));
+    // Runs right after this start (on the same queue): a write that fails at once ends it then.
+    sink.onFail((error) => this.fault(l, `the recording stopped: ${error}`));
     const cap = await openCapture(s, this.d.station, (pcm) => this.onPcm(l, pcm), (error) => this.captureEnded(l, error));
     if (cap.kind === 'failed') {
       // Not listed yet: the file the sink made goes with it.
@@ -392,8 +391,13 @@ export class RecordingService {
 
   /** The capture ended on its own (arecord died, the LAN session dropped): the recording fails with its reason. */
   private captureEnded(l: Live, error: string | null): void {
-    if (error === null || l.ending) return;
-    void this.ops.run(() => this.end('error', error, l)).catch(() => {});
+    if (error !== null) this.fault(l, error);
+  }
+
+  /** A fault ends its recording as failed, ahead of any start or stop waiting (never refused for a full queue). */
+  private fault(l: Live, error: string): void {
+    if (l.ending) return;
+    void this.ops.runFirst(() => this.end('error', error, l)).catch((err) => log.warn(`recording ${l.item.id}: ending it failed (${errorMessage(err)})`));
   }
 
   /** keep_mb: the oldest recordings go; the live one alone past it ends. */
@@ -429,7 +433,7 @@ export class RecordingService {
     this.runtimeNow = { ...this.runtimeNow, level_dbfs: level };
     this.d.updated();
     // keep_mb holds while a long recording grows, not only when it ends.
-    if (++l.ticks % KEEP_CHECK_TICKS === 0) void this.ops.run(() => this.keepWithin()).catch(() => {});
+    if (++l.ticks % KEEP_CHECK_TICKS === 0) void this.ops.run(() => this.keepWithin()).catch((err) => log.warn(`recordings: retention not run (${errorMessage(err)})`));
   }
 
   private event(l: Live, e: RecordingEvent): void {
@@ -476,5 +480,3 @@ export class RecordingService {
 }
 
 const offset = (l: Live, at_ms: number): number => Math.max(0, Math.round((at_ms - l.started_ms) / 100) / 10);
-
-export const recordingsDir = (dataDir: string): string => join(dataDir, 'recordings');

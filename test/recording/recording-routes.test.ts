@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { until as waitUntil } from '../radio/rig-fixture.js';
 import { toneMagnitude } from '../helpers/tone.js';
 import { systemClock } from '../../src/util/clock.js';
 import { alsaFileDevice, decodeAudio, type AlsaFileDevice } from './recording-fixture.js';
@@ -14,14 +15,8 @@ import { alsaFileDevice, decodeAudio, type AlsaFileDevice } from './recording-fi
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(fn: () => Promise<boolean> | boolean, what: string, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await sleep(25);
-  }
-  throw new Error(`timed out: ${what}`);
-}
+/** A recording's start or end: arecord and opusenc start and stop as real processes. */
+const until = (fn: () => Promise<boolean> | boolean, what: string) => waitUntil(fn, what, 8000);
 
 describe('recordings API (ALSA file device, by hand)', () => {
   let s: TestServer;
@@ -294,8 +289,7 @@ describe('recordings as WAV (no opusenc), keep_mb and a full disk', () => {
     try {
       const start = await s.post('/api/v1/recordings/start', {});
       assert.equal(start.status, 200, JSON.stringify(start.body));
-      const end = Date.now() + 8000;
-      while ((await s.get('/api/v1/recordings/runtime')).body.runtime.recording && Date.now() < end) await sleep(25);
+      await until(async () => !(await s.get('/api/v1/recordings/runtime')).body.runtime.recording, 'the recording stops itself');
     } finally {
       fullDisk = false;
     }

@@ -4,14 +4,15 @@ import { AppError, notFound } from '../../util/errors.js';
 import { parseByteRange } from '../byte-range.js';
 import { FileReply, route, type RouteDef } from '../route.js';
 import { stateRoutes } from '../state-routes.js';
+import { parseOr400 } from '../validate.js';
 import {
-  RECORDING_ID_RE,
   RecordingDetailSchema,
   RecordingIdBodySchema,
   RecordingItemSchema,
   RecordingListSchema,
   RecordingRuntimeSchema,
   RecordingStartBodySchema,
+  recordingId,
 } from '../../recording/schemas.js';
 
 // /api/v1/recordings/* and /api/v1/settings/recording (issue 37): validate, call the recorder,
@@ -21,12 +22,9 @@ import {
 const RuntimeReply = v.object({ runtime: RecordingRuntimeSchema });
 const NoBody = v.optional(v.strictObject({}));
 
-/** The id in the path, checked as a body field would be: a 400 naming it, never a file name made of it. */
-function idOf(params: Readonly<Record<string, string>>): string {
-  const id = params.id ?? '';
-  if (!RECORDING_ID_RE.test(id)) throw new AppError(400, 'validation_failed', 'invalid path: id: must be a recording id like 20261129T101500Z-iss', { fields: [{ field: 'id', message: 'must be a recording id' }] });
-  return id;
-}
+/** The `{id}` of the path, checked like the delete body's id: a 400 naming it, never a file name made of it. */
+const PathId = v.object({ id: recordingId() });
+const idOf = (params: Readonly<Record<string, string>>): string => parseOr400(PathId, params, 'path').id;
 const noSuch = (id: string) => notFound(`no recording ${id}`, { id });
 
 export function recordingsRoutes(s: Services): RouteDef[] {
