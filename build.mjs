@@ -3,9 +3,10 @@
 // (dist/bench.mjs, tinybench inside, with their data in dist/bench-data) so the appliance can run
 // them from the artifact: `node dist/bench.mjs --quick`.
 // Usage: node build.mjs [--arch x64|arm64|arm] [--out DIR] [--if-stale] [--ui-only] [--server-only] [--no-bench]
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { composeMaps } from './src/native/compose-maps.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -35,7 +36,7 @@ function newestMtime(p) {
 const withBench = !flag('--server-only') && !flag('--ui-only') && !flag('--no-bench');
 
 if (flag('--if-stale')) {
-  const out = join(dist, 'server.mjs');
+  const out = join(dist, 'server.cjs');
   const inputs = ['src', 'ui', 'build.mjs', 'package-lock.json', 'package.json', ...(withBench ? ['bench'] : [])].map((p) => join(root, p)).filter(existsSync);
   const stamps = [out, join(dist, 'ui', 'manifest.json'), ...(withBench ? [join(dist, 'bench.mjs')] : [])];
   if (stamps.every(existsSync)) {
@@ -88,27 +89,91 @@ const nodeBundle = {
   logLevel: 'warning',
 };
 
+// satellite.js's WebAssembly builds: its index imports them (lazily) for an API we never call, and
+// one of them has a top-level await, which a CommonJS file cannot hold.
+const noSatelliteWasm = {
+  name: 'no-satellite-wasm',
+  setup(b) {
+    b.onResolve({ filter: /^#wasm-(single|multi)-thread$/ }, () => ({ path: 'satellite-wasm', namespace: 'no-satellite-wasm' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-satellite-wasm' }, () => ({ contents: 'export default () => { throw new Error("satellite.js WebAssembly is not in this build"); };' }));
+  },
+};
+
+/**
+ * The server runs as CommonJS (issue 36, docs/decisions/latency.md): Node's CommonJS loader costs
+ * less at boot than its ESM loader, and only CommonJS goes through our V8 code cache
+ * (src/boot/code-cache-loader.ts) on Node 18 and 20. esbuild splits ESM only, so the server is split
+ * as ESM in memory and each output converted, its map composed with the split's: the lazily loaded
+ * areas stay files of their own (dist/chunks), read on first use, and every file shares the one
+ * instance of a module through require's cache. dist/server.cjs is the entry: the cache's loader,
+ * which requires dist/main.cjs.
+ */
 async function buildServer() {
   rmSync(join(dist, 'native'), { recursive: true, force: true });
   rmSync(join(dist, 'chunks'), { recursive: true, force: true });
+  for (const f of ['server.mjs', 'server.mjs.map', 'worker.mjs', 'worker.mjs.map', 'pass-search.mjs.map']) rmSync(join(dist, f), { force: true });
   // Split: what the server imports lazily (radio control, the LAN transport, the APRS station and
   // its log, the serial binding) lands in dist/chunks and is read only when that area is first
   // enabled, Node built-ins they need included (src/util/lazy-part.ts).
   const result = await build({
     ...nodeBundle,
-    // Worker threads (src/util/worker-job.ts) run dist/worker.mjs; it shares the server's chunks.
-    entryPoints: { server: join(root, 'src/main.ts'), worker: join(root, 'src/worker.ts') },
+    banner: {},
+    write: false,
+    // Worker threads (src/util/worker-job.ts) run dist/worker.cjs; it shares the server's chunks.
+    entryPoints: { main: join(root, 'src/main.ts'), worker: join(root, 'src/worker.ts') },
     outdir: dist,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
+    define: { 'import.meta.url': '__import_meta_url' },
     metafile: true,
-    plugins: [nativeShims, cronLocalTime],
+    plugins: [nativeShims, cronLocalTime, noSatelliteWasm],
   });
+  const maps = new Map(result.outputFiles.filter((f) => f.path.endsWith('.map')).map((f) => [f.path.slice(0, -4), JSON.parse(f.text)]));
+  const hash = createHash('sha256');
+  const scripts = [];
+  for (const f of result.outputFiles.filter((o) => o.path.endsWith('.cjs'))) {
+    const inChunks = relative(dist, f.path).startsWith('chunks');
+    const banner =
+      // A chunk's __dirname is dist/, as the entry's is: the native shims load dist/native from it.
+      (inChunks ? 'var __dirname=require("path").dirname(__dirname);' : '') +
+      (f.text.includes('__import_meta_url') ? 'var __import_meta_url=require("url").pathToFileURL(__filename).href;' : '');
+    const cjs = await transform(f.text, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node18',
+      minify: true,
+      legalComments: 'none',
+      // import() of a chunk becomes require: no ESM loader at run time, and the code cache's
+      // scripts need no dynamic-import hook.
+      supported: { 'dynamic-import': false },
+      banner,
+      sourcemap: 'external',
+      sourcefile: f.path,
+    });
+    const name = basename(f.path);
+    mkdirSync(dirname(f.path), { recursive: true });
+    writeFileSync(f.path, `${cjs.code}//# sourceMappingURL=${name}.map\n`);
+    writeFileSync(`${f.path}.map`, JSON.stringify(composeMaps(JSON.parse(cjs.map), maps.get(f.path), name)));
+    hash.update(relative(dist, f.path)).update(cjs.code);
+    scripts.push(f.path);
+  }
   writeFileSync(join(dist, 'server-meta.json'), JSON.stringify(result.metafile));
-  record(join(dist, 'server.mjs'));
-  record(join(dist, 'worker.mjs'));
-  for (const f of readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs'))) record(join(dist, 'chunks', f));
+  // The code cache's directory is named after this id: V8 checks a cache against the source's
+  // length, not its content.
+  const buildId = hash.digest('hex').slice(0, 16);
+  await build({
+    ...nodeBundle,
+    banner: {},
+    format: 'cjs',
+    sourcemap: false,
+    entryPoints: [join(root, 'src/boot/code-cache-loader.ts')],
+    outfile: join(dist, 'server.cjs'),
+    external: ['./main.cjs'],
+    define: { __SATSTATION_BUILD_ID__: JSON.stringify(buildId) },
+  });
+  record(join(dist, 'server.cjs'));
+  for (const f of scripts) record(f);
   mkdirSync(join(dist, 'native'), { recursive: true });
   // uWebSockets.js: one binary per Node ABI (18 = 108, 20 = 115, 16 = 93) for the target arch.
   const uwsDir = join(root, 'node_modules/uWebSockets.js/binaries');

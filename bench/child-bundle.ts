@@ -30,12 +30,13 @@ export interface DeployedRuntime {
 
 /** The node flags and environment deploy/satstation.service runs the server with (parsed from `unit`). */
 export function parseUnit(unit: string): DeployedRuntime {
-  const exec = /^ExecStart=\S*node\s+(.*?)\s*\S+\.m?js\b/m.exec(unit);
+  const exec = /^ExecStart=\S*node\s+(.*?)\s*\S+\.[cm]?js\b/m.exec(unit);
   const env: Record<string, string> = {};
   for (const m of unit.matchAll(/^Environment=("?)([A-Za-z_][A-Za-z0-9_]*)=(.*)\1\s*$/gm)) {
     if (!isPlace(m[2], m[3])) env[m[2]] = m[3];
   }
-  return { flags: exec ? exec[1].split(/\s+/).filter(Boolean) : [], env };
+  if (!exec) throw new Error('deploy/satstation.service: no ExecStart=/usr/bin/node <flags> <script> line');
+  return { flags: exec[1].split(/\s+/).filter(Boolean), env };
 }
 
 /** The node flags and environment deploy/satstation.service runs the server with. */

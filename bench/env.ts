@@ -1,7 +1,7 @@
 // Where the bench runs from, in its two forms, and the paths it needs there:
 //  - the repo: `npm run bench` under tsx, and the child bundle it builds from bench/run.ts;
 //  - the artifact: dist/bench.mjs (build.mjs), from a copied dist/ with no repo and no
-//    node_modules anywhere: data in dist/bench-data/, the server is dist/server.mjs beside it,
+//    node_modules anywhere: data in dist/bench-data/, the server is dist/server.cjs beside it,
 //    the systemd unit's text embedded at build time (dist has no deploy/ folder).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -58,16 +58,16 @@ export function unitText(): string {
 let serverBuilt = false;
 
 /**
- * The server bundle the benches spawn: dist/server.mjs beside dist/bench.mjs (no build step
- * there), or in the repo dist/server.mjs, built first when stale.
+ * The server bundle the benches spawn: dist/server.cjs beside dist/bench.mjs (no build step
+ * there), or in the repo dist/server.cjs, built first when stale.
  */
 export function serverBundle(): string {
   if (DIST_DIR) {
-    const p = join(DIST_DIR, 'server.mjs');
-    if (!existsSync(p)) throw new Skip(`no server.mjs beside bench.mjs (${DIST_DIR})`);
+    const p = join(DIST_DIR, 'server.cjs');
+    if (!existsSync(p)) throw new Skip(`no server.cjs beside bench.mjs (${DIST_DIR})`);
     return p;
   }
-  const p = join(REPO!, 'dist/server.mjs');
+  const p = join(REPO!, 'dist/server.cjs');
   if (!serverBuilt) {
     const r = spawnSync(process.execPath, [join(REPO!, 'build.mjs'), '--if-stale', '--server-only'], { cwd: REPO!, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`build.mjs --if-stale --server-only failed: ${r.stderr || r.stdout || r.error?.message}`);

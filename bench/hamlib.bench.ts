@@ -292,8 +292,9 @@ async function askExtended(c: LineClient, cmd: string): Promise<string[]> {
  */
 function deployedSplit(bundle: string): { chunk: string | null; chunkKiB: number; entryHasProtocol: boolean } {
   const dir = join(dirname(bundle), 'chunks');
-  const chunk = existsSync(dir) ? (readdirSync(dir).find((f) => /^hamlib-service-.*\.mjs$/.test(f)) ?? null) : null;
-  const entry = readFileSync(bundle, 'utf8');
+  const chunk = existsSync(dir) ? (readdirSync(dir).find((f) => /^hamlib-service-.*\.cjs$/.test(f)) ?? null) : null;
+  // dist/server.cjs is the code cache's loader; the server's own entry is main.cjs beside it.
+  const entry = readFileSync(join(dirname(bundle), 'main.cjs'), 'utf8');
   return { chunk, chunkKiB: chunk ? statSync(join(dir, chunk)).size / 1024 : 0, entryHasProtocol: entry.includes('set_vfo_opt') || entry.includes('dump_state') };
 }
 
@@ -404,7 +405,7 @@ export const hamlibSuite: Suite = {
           note: `off ${off.toFixed(1)} MiB, on ${on.toFixed(1)} MiB; rig connected in both, rotator off (rotctld answers from its settings); ${describeRuntime()}`,
         },
         {
-          name: 'Hamlib code in the deployed entry, read at boot (protocol table in server.mjs, or no hamlib-service chunk)',
+          name: 'Hamlib code in the deployed entry, read at boot (protocol table in server.cjs, or no hamlib-service chunk)',
           value: (split.entryHasProtocol ? 1 : 0) + (split.chunk ? 0 : 1),
           unit: 'findings',
           budget: 0,

@@ -331,13 +331,13 @@ export const orbitSuite: Suite = {
 
     // A design record (why plain sgp4 everywhere) rather than a budget the Pi must keep: full profile only.
     const cmp = profile.quick ? null : await wasmVsJs(prop, recs);
-    const server = await section('server: steady-state RSS and boot (dist/server.mjs)', async () => {
+    const server = await section('server: steady-state RSS and boot (dist/server.cjs)', async () => {
       const f = await serverFigures();
       const lines: Line[] = [];
       if (f.rss) {
         lines.push({
           // Issue 24: with radio, the LAN transport and APRS loaded only when enabled (src/util/lazy-part.ts).
-          name: `server steady-state RSS, everything disabled: bundled catalogue + its tables (dist/server.mjs, ${describeRuntime()})`,
+          name: `server steady-state RSS, everything disabled: bundled catalogue + its tables (dist/server.cjs, ${describeRuntime()})`,
           value: f.rss.steady,
           unit: 'MiB',
           budget: 52,

@@ -21,6 +21,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 USER_NAME=satstation
 OPT="$R/opt/satstation"
 DATA="$R/var/lib/satstation"
+# The code cache of dist/ (the unit's CacheDirectory=): derived, so an uninstall always removes it.
+CACHE="$R/var/cache/satstation"
 DEFAULTS="$R/etc/default/satstation"
 UNIT_DIR="$R/etc/systemd/system"
 UDEV_RULES="$R/etc/udev/rules.d/99-satstation-rig.rules"
@@ -55,7 +57,7 @@ if [ "$uninstall" = 1 ]; then
   systemctl reset-failed satstation.service 2>/dev/null || true
   if [ -f "$UDEV_RULES" ]; then rm -f "$UDEV_RULES"; udevadm control --reload || true; fi
   rm -f "$MODULES"
-  rm -rf "$OPT"
+  rm -rf "$OPT" "$CACHE"
   if id "$USER_NAME" >/dev/null 2>&1; then userdel "$USER_NAME" || say "could not remove the user $USER_NAME"; fi
   if [ "$purge" = 1 ]; then
     rm -rf "$DATA" "$DEFAULTS"
@@ -68,7 +70,7 @@ fi
 
 # --- install / upgrade -------------------------------------------------------------------------
 dist="${dist:-$here/../dist}"
-[ -f "$dist/server.mjs" ] || die "no server.mjs in $dist: run 'npm run build' first"
+[ -f "$dist/server.cjs" ] || die "no server.cjs in $dist: run 'npm run build' first"
 dist="$(cd "$dist" && pwd)"
 if [ -z "$R" ] && [ ! -x /usr/bin/node ]; then
   die "the unit runs /usr/bin/node (18 or 20): apt-get install nodejs"

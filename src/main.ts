@@ -1,4 +1,5 @@
 import { App } from './app.js';
+import { codeCacheStatus, type CodeCacheStatus } from './boot/code-cache-status.js';
 import { loadConfig } from './config.js';
 import { SdNotify } from './system/sd-notify.js';
 import { logger, setLogLevel } from './util/logger.js';
@@ -10,6 +11,20 @@ const log = logger('main');
 // are taken out of the environment so no child (Dire Wolf, helpers) can speak for the service.
 const notify = new SdNotify({ unsetEnvironment: true });
 
+/**
+ * When the code cache of what has run is written (src/boot/code-cache-loader.ts): the boot's
+ * functions have all been compiled by then, and the first requests are over. A lazy area loaded
+ * later is written at the next look; a stop writes what is left.
+ */
+const CODE_CACHE_WRITE_MS = 30_000;
+
+function writeCodeCache(cache: CodeCacheStatus): void {
+  if (!cache.pending()) return;
+  const r = cache.flush();
+  if (r.written) log.info(`code cache: ${r.written} scripts written (${Math.round(r.bytes / 1024)} KiB) to ${cache.dir}`);
+  if (r.error) log.warn(`code cache not written to ${cache.dir}: ${r.error} (the next start compiles from source)`);
+}
+
 /** systemd's TimeoutStopSec is 15 s (deploy/satstation.service): we are gone in 4.5 s at worst. */
 const STOP_DEADLINE_MS = 4500;
 
@@ -20,6 +35,12 @@ async function main(): Promise<void> {
   const port = await app.start();
   notify.ready(`listening on ${config.host}:${port}`);
   notify.startWatchdog();
+  const codeCache = codeCacheStatus();
+  if (codeCache) {
+    const c = codeCache;
+    log.info(c.dir ? `code cache ${c.dir}: ${c.fromCache} scripts from it, ${c.compiled} compiled${c.rejected ? ` (${c.rejected} caches rejected: another Node, flags or a damaged file)` : ''}` : 'code cache off');
+    setInterval(() => writeCodeCache(c), CODE_CACHE_WRITE_MS).unref();
+  }
   if (notify.enabled) log.info(`systemd notified${notify.watchdogUsec ? `; watchdog keep-alive every ${notify.keepAliveMs} ms` : ''}`);
 
   let stopping = false;
@@ -34,6 +55,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, STOP_DEADLINE_MS);
     deadline.unref();
+    if (codeCache) writeCodeCache(codeCache);
     app
       .stop()
       // STOPPING=1 goes out while the app stops; wait briefly in case the sender is still busy.

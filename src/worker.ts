@@ -3,7 +3,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { JobAnswer } from './util/worker-job.js';
 import { errorMessage } from './util/errors.js';
 
-// The worker threads' entry (dist/worker.mjs): runs the one job it was started for and posts its
+// The worker threads' entry (dist/worker.cjs): runs the one job it was started for and posts its
 // answer (src/util/worker-job.ts starts it). Each job's module is loaded on demand, so a pass
 // search's worker never reads the catalogue parser and the other way round.
 

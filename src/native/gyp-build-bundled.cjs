@@ -3,7 +3,9 @@
 // bundle starts (its import is static), so the boot log names the binary.
 const { logger } = require('../util/logger.js');
 module.exports = function load() {
-  const binding = require('./native/serialport.node');
-  logger('native').info(`serialport loaded ${require.resolve('./native/serialport.node')}`);
+  // From __dirname, dist/ in every chunk of the bundle (see uws-bundled.cjs).
+  const file = require('node:path').join(__dirname, 'native', 'serialport.node');
+  const binding = require(file);
+  logger('native').info(`serialport loaded ${file}`);
   return binding;
 };

@@ -4,7 +4,7 @@ import { errorMessage } from './errors.js';
 // A job on a worker thread that exists only while it works (issue 36): the 16k catalogue's pass
 // search and a large source's parse allocate tens of MiB of short-lived objects, and on the event
 // loop even in slices their CPU and the collector's pauses sat on the serving thread. The worker
-// runs src/worker.ts (dist/worker.mjs when built), which loads only the named job's module; the
+// runs src/worker.ts (dist/worker.cjs when built), which loads only the named job's module; the
 // input and the answer carry their bulk in transferred buffers, so neither side parses the other's
 // data. The driver never throws: a worker that cannot start, runs out of its heap or dies is a
 // failed job, and its caller decides (the search and /live run on the loop instead; the parse,
@@ -12,7 +12,7 @@ import { errorMessage } from './errors.js';
 
 export type JobOutcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; message: string } | { kind: 'aborted' };
 
-/** What the worker thread runs: the built dist/worker.mjs, or src/worker.ts from source. */
+/** What the worker thread runs: the built dist/worker.cjs, or src/worker.ts from source. */
 export interface WorkerScript {
   script: string | URL;
   /** `script` is code to evaluate, not a file. */
@@ -20,7 +20,7 @@ export interface WorkerScript {
 }
 
 /**
- * The worker entry beside the server's: dist/worker.mjs (this module may sit in dist/chunks). From
+ * The worker entry beside the server's: dist/worker.cjs (this module may sit in dist/chunks). From
  * source (tests under tsx) a worker does not inherit tsx's loader, so the entry is imported
  * through tsx's API (a dev dependency, present wherever the .ts files run).
  */
@@ -30,7 +30,7 @@ export function defaultWorkerScript(): WorkerScript {
     const entry = new URL('../worker.ts', here).href;
     return { script: `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, eval: true };
   }
-  return { script: new URL(/\/chunks\/[^/]+$/.test(here) ? '../worker.mjs' : './worker.mjs', here), eval: false };
+  return { script: new URL(/\/chunks\/[^/]+$/.test(here) ? '../worker.cjs' : './worker.cjs', here), eval: false };
 }
 
 export interface JobOptions {

@@ -366,12 +366,13 @@ async function prepareRoot(arch, pkgs) {
 /** Node flags and tuning environment of deploy/satstation.service's ExecStart (as bench/child-bundle.ts reads them). */
 function deployedRuntime() {
   const unit = readFileSync(join(ROOT, 'deploy/satstation.service'), 'utf8');
-  const exec = /^ExecStart=\S*node\s+(.*?)\s*\S+\.m?js\b/m.exec(unit);
+  const exec = /^ExecStart=\S*node\s+(.*?)\s*\S+\.[cm]?js\b/m.exec(unit);
   const env = {};
   for (const m of unit.matchAll(/^Environment=("?)([A-Za-z_][A-Za-z0-9_]*)=(.*)\1\s*$/gm)) {
     if (!['DATA_DIR', 'PORT', 'HOST'].includes(m[2])) env[m[2]] = m[3];
   }
-  return { flags: exec ? exec[1].split(/\s+/).filter(Boolean) : [], env };
+  if (!exec) fail('deploy/satstation.service: no ExecStart=/usr/bin/node <flags> <script> line');
+  return { flags: exec[1].split(/\s+/).filter(Boolean), env };
 }
 
 function build(arch, out) {
@@ -405,14 +406,18 @@ const check = (cond, msg) => cond || fail(msg);
 const fellBack = (line) => /fallback/i.test(line);
 const isTime = (s) => typeof s === 'string' && Number.isFinite(Date.parse(s));
 
-async function bootAndCheck(arch, root, dist, work) {
+/**
+ * Boots dist/server.cjs on the arch's own node and checks it serves. `cache`: the V8 code cache it
+ * must start with (src/boot/code-cache-loader.ts): 'none' (every script compiled from source, the
+ * cache written at the stop) or 'cached' (every script from the cache the run before wrote).
+ */
+async function bootAndCheck(arch, root, dist, work, data, cache) {
   const rt = deployedRuntime();
-  const data = mkdtempSync(join(work, `data-${arch}-`));
   const env = { ...process.env, ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'info' };
   // The host's node options are not the appliance's; and no systemd notifications from the guest.
   for (const k of ['NODE_OPTIONS', 'NODE_PATH', 'NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID']) delete env[k];
-  const args = ['-L', root, join(root, 'usr/bin/node'), ...rt.flags, join(dist, 'server.mjs')];
-  say(`${arch}: ${TARGETS[arch].qemu} -L <root> <root>/usr/bin/node ${rt.flags.join(' ')} dist/server.mjs`);
+  const args = ['-L', root, join(root, 'usr/bin/node'), ...rt.flags, join(dist, 'server.cjs')];
+  say(`${arch}: ${TARGETS[arch].qemu} -L <root> <root>/usr/bin/node ${rt.flags.join(' ')} dist/server.cjs`);
   const t0 = performance.now();
   const child = spawn(TARGETS[arch].qemu, args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
@@ -452,6 +457,11 @@ async function bootAndCheck(arch, root, dist, work) {
       await new Promise((r) => setTimeout(r, 250));
     }
     if (healthMs < 0) fail(`no /health answer within ${secs(BOOT_TIMEOUT_MS)} s`);
+
+    const cacheLine = output.find((l) => /code cache \//.test(l)) ?? fail('no "code cache <dir>: …" line in the boot log');
+    const [fromCache, compiled] = (/: (\d+) scripts from it, (\d+) compiled/.exec(cacheLine) ?? fail(`unexpected: ${cacheLine}`)).slice(1).map(Number);
+    if (cache === 'none') check(fromCache === 0 && compiled > 0, `a first boot compiles from source: ${cacheLine}`);
+    else check(compiled === 0 && fromCache > 0, `a boot after a written cache compiles nothing: ${cacheLine}`);
 
     const health = await getJson(base(), '/health');
     check(health.ok === true && isTime(health.timestamp), `/health: unexpected ${JSON.stringify(health)}`);
@@ -508,7 +518,8 @@ async function bootAndCheck(arch, root, dist, work) {
     const stopped = await Promise.race([exit, new Promise((r) => setTimeout(() => r(null), STOP_TIMEOUT_MS).unref())]);
     if (!stopped) fail(`still running ${secs(STOP_TIMEOUT_MS)} s after SIGTERM`);
     if (stopped.code !== 0) fail(`exit after SIGTERM: code ${stopped.code}, signal ${stopped.signal} (expected 0)`);
-    say(`${arch}: /health after ${secs(healthMs)} s, checks done at ${secs(checksMs)} s, SIGTERM -> exit 0 in ${secs(performance.now() - s0)} s`);
+    if (cache === 'none') check(output.some((l) => /code cache: \d+ scripts written/.test(l)), 'the code cache was not written at the stop');
+    say(`${arch} (code cache: ${cache}): /health after ${secs(healthMs)} s, checks done at ${secs(checksMs)} s, SIGTERM -> exit 0 in ${secs(performance.now() - s0)} s`);
     return performance.now() - t0;
   } catch (err) {
     if (!exited) child.kill('SIGKILL');
@@ -541,8 +552,11 @@ async function main() {
     const dist = join(work, arch, 'dist');
     build(arch, dist);
     say(`${arch}: built ${dist} in ${secs(performance.now() - tb)} s`);
-    const ms = await bootAndCheck(arch, root, dist, work);
-    say(`${arch} boot+checks in ${secs(ms)} s`);
+    // Twice on one data folder: without a code cache, then from the one the first boot wrote.
+    const data = mkdtempSync(join(work, `data-${arch}-`));
+    const cold = await bootAndCheck(arch, root, dist, work, data, 'none');
+    const warm = await bootAndCheck(arch, root, dist, work, data, 'cached');
+    say(`${arch} boot+checks in ${secs(cold)} s without a code cache, ${secs(warm)} s from it`);
   }
   rmSync(work, { recursive: true, force: true });
 }

@@ -75,7 +75,7 @@ function makeDist(name: string, version: string): string {
   const d = join(work, 'dists', name);
   mkdirSync(join(d, 'native'), { recursive: true });
   mkdirSync(join(d, 'ui'), { recursive: true });
-  writeFileSync(join(d, 'server.mjs'), `// satstation ${version}\n`);
+  writeFileSync(join(d, 'server.cjs'), `// satstation ${version}\n`);
   writeFileSync(join(d, 'native', 'serialport.node'), `binary ${version}`);
   writeFileSync(join(d, 'ui', 'manifest.json'), `{"v":"${version}"}`);
   return d;
@@ -112,7 +112,7 @@ describe('deploy/install.sh', () => {
     assert.equal(r.status, 0, r.out);
     const opt = join(e.R, 'opt/satstation');
     assert.match(readlinkSync(join(opt, 'dist')), /^releases\/[0-9a-f]{16}$/);
-    assert.equal(read(join(opt, 'dist', 'server.mjs')), '// satstation 1.0\n');
+    assert.equal(read(join(opt, 'dist', 'server.cjs')), '// satstation 1.0\n');
     assert.equal(read(join(e.R, 'etc/systemd/system/satstation.service')), read(join(root, 'deploy/satstation.service')));
     assert.equal(read(join(e.R, 'etc/udev/rules.d/99-satstation-rig.rules')), read(join(root, 'deploy/99-satstation-rig.rules')));
     assert.equal(read(join(e.R, 'etc/modules-load.d/satstation.conf')), read(join(root, 'deploy/satstation-modules.conf')));
@@ -149,10 +149,10 @@ describe('deploy/install.sh', () => {
     assert.equal(r.status, 0, r.out);
     const second = readlinkSync(join(e.R, 'opt/satstation/dist'));
     assert.notEqual(second, first);
-    assert.equal(read(join(e.R, 'opt/satstation/dist/server.mjs')), '// satstation 2.0\n');
+    assert.equal(read(join(e.R, 'opt/satstation/dist/server.cjs')), '// satstation 2.0\n');
     assert.equal(read(join(data, 'location.json')), '{"operator":"data"}');
     assert.equal(read(join(e.R, 'etc/default/satstation')), 'PORT=9090\n');
-    assert.ok(existsSync(join(e.R, 'opt/satstation', first, 'server.mjs')), 'the previous release stays for a rollback');
+    assert.ok(existsSync(join(e.R, 'opt/satstation', first, 'server.cjs')), 'the previous release stays for a rollback');
     assert.ok(!r.calls.some((l) => l.startsWith('useradd') || l.startsWith('chown')), r.calls.join('\n'));
     assert.ok(r.calls.includes('systemctl restart satstation.service'));
     // A third build: the oldest release goes, the last two stay.
@@ -164,21 +164,23 @@ describe('deploy/install.sh', () => {
   it('upgrades an install whose dist/ is a plain directory (the earlier install.sh) to a release symlink', () => {
     const old = setup('old-layout');
     mkdirSync(join(old.R, 'opt/satstation/dist'), { recursive: true });
-    writeFileSync(join(old.R, 'opt/satstation/dist/server.mjs'), '// old copy\n');
+    writeFileSync(join(old.R, 'opt/satstation/dist/server.cjs'), '// old copy\n');
     mkdirSync(join(old.R, 'var/lib/satstation'), { recursive: true });
     writeFileSync(join(old.R, 'var/lib/satstation/keep.json'), '{}');
     const r = old.run(v2);
     assert.equal(r.status, 0, r.out);
     assert.ok(lstatSync(join(old.R, 'opt/satstation/dist')).isSymbolicLink());
-    assert.equal(read(join(old.R, 'opt/satstation/dist/server.mjs')), '// satstation 2.0\n');
+    assert.equal(read(join(old.R, 'opt/satstation/dist/server.cjs')), '// satstation 2.0\n');
     assert.ok(!existsSync(join(old.R, 'opt/satstation/dist.old')));
     assert.equal(read(join(old.R, 'var/lib/satstation/keep.json')), '{}');
   });
 
-  it('--uninstall removes the unit, the program and the user, and keeps the data and settings', () => {
+  it('--uninstall removes the unit, the program, its code cache and the user, and keeps the data and settings', () => {
+    mkdirSync(join(e.R, 'var/cache/satstation/0123456789abcdef-v18.19.0-arm64'), { recursive: true });
     const r = e.run('--uninstall');
     assert.equal(r.status, 0, r.out);
     assert.ok(!existsSync(join(e.R, 'opt/satstation')));
+    assert.ok(!existsSync(join(e.R, 'var/cache/satstation')));
     assert.ok(!existsSync(join(e.R, 'etc/systemd/system/satstation.service')));
     assert.ok(!existsSync(join(e.R, 'etc/udev/rules.d/99-satstation-rig.rules')));
     assert.ok(!existsSync(join(e.R, 'etc/modules-load.d/satstation.conf')));
@@ -201,13 +203,13 @@ describe('deploy/install.sh', () => {
     assert.ok(!existsSync(join(e.R, 'opt/satstation')));
   });
 
-  it('refuses a folder without server.mjs and --purge without --uninstall', () => {
+  it('refuses a folder without server.cjs and --purge without --uninstall', () => {
     const x = setup('refuse');
     const empty = join(work, 'empty');
     mkdirSync(empty, { recursive: true });
     const a = x.run(empty);
     assert.notEqual(a.status, 0);
-    assert.match(a.out, /no server\.mjs/);
+    assert.match(a.out, /no server\.cjs/);
     assert.notEqual(x.run('--purge').status, 0);
     assert.deepEqual(readdirSync(x.R), []);
   });

@@ -95,7 +95,10 @@ describe('deploy/satstation.service', { skip }, () => {
     const u = unitText('satstation.service');
     const exec = values(u, 'ExecStart');
     assert.equal(exec.length, 1);
-    assert.match(exec[0], /^\/usr\/bin\/node( --[\w-]+(=\S+)?)* \/opt\/satstation\/dist\/server\.mjs$/);
+    assert.match(exec[0], /^\/usr\/bin\/node( --[\w-]+(=\S+)?)* \/opt\/satstation\/dist\/server\.cjs$/);
+    // The entry's code cache goes to systemd's CACHE_DIRECTORY, the one place besides the state
+    // that ProtectSystem=strict leaves writable.
+    assert.deepEqual(values(u, 'CacheDirectory'), ['satstation']);
     const env = values(u, 'Environment');
     assert.ok(env.length > 0);
     for (const e of env) assert.match(e, /^"?[A-Za-z_][A-Za-z0-9_]*=\S*"?$/, `one assignment per Environment= line: ${e}`);

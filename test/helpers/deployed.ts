@@ -12,7 +12,7 @@ import { spawnServer, type SpawnedServer } from './spawn-server.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let bundle: string | null = null;
 
-/** Runs this server bundle instead of building one (the bench: dist/server.mjs, built or beside dist/bench.mjs). */
+/** Runs this server bundle instead of building one (the bench: dist/server.cjs, built or beside dist/bench.mjs). */
 export function usePrebuiltServer(path: string): void {
   bundle = path;
 }
@@ -22,7 +22,7 @@ function serverBundle(): string {
   if (!bundle) {
     const out = tmpDataDir('satstation-bundle-');
     execFileSync(process.execPath, ['build.mjs', '--server-only', '--out', out], { cwd: ROOT, stdio: 'pipe' });
-    bundle = join(out, 'server.mjs');
+    bundle = join(out, 'server.cjs');
   }
   return bundle;
 }

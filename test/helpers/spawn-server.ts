@@ -9,7 +9,7 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
-/** Runs a server entry (dist/server.mjs or an npm script) as a real process and waits for /health. */
+/** Runs a server entry (dist/server.cjs or an npm script) as a real process and waits for /health. */
 export async function spawnServer(
   cmd: string,
   args: string[],

@@ -106,7 +106,7 @@ test('pass search on a worker thread: a stop while it works ends the worker and 
 test('pass search on a worker thread: a worker script that cannot load is a failed search, not a throw', async () => {
   const input = await passSearchInput(new Propagator(sats.slice(0, 3)), GREENWICH, T0, T0 + 3600_000, -Infinity);
   assert.ok(input);
-  const r = await runWorkerJob('pass-search', input, { signal: new AbortController().signal, script: { script: new URL('file:///nonexistent/worker.mjs'), eval: false } });
+  const r = await runWorkerJob('pass-search', input, { signal: new AbortController().signal, script: { script: new URL('file:///nonexistent/worker.cjs'), eval: false } });
   assert.equal(r.kind, 'failed');
   assert.match(r.kind === 'failed' ? r.message : '', /pass-search worker failed: .*Cannot find module/);
   const unknown = await runWorkerJob('no-such-job', {}, { signal: new AbortController().signal });

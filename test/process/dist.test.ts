@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -23,10 +23,10 @@ describe('the built artifact', () => {
   });
 
   it('dist/ alone serves the appliance, native uWebSockets.js loaded, and stops cleanly on SIGTERM', async () => {
-    assert.ok(existsSync(join(copy, 'server.mjs')));
+    assert.ok(existsSync(join(copy, 'server.cjs')));
     assert.ok(readdirSync(join(copy, 'native')).some((f) => f.startsWith(`uws_linux_${process.arch}_`)));
     const data = tmpDataDir();
-    const srv = await spawnServer(process.execPath, [join(copy, 'server.mjs')], {
+    const srv = await spawnServer(process.execPath, [join(copy, 'server.cjs')], {
       cwd: join(copy, '..'),
       env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'info', NODE_PATH: '' },
     });
@@ -51,9 +51,9 @@ describe('the built artifact', () => {
     assert.ok(existsSync(join(data, 'gps-settings.json')));
   });
 
-  it("the copy's worker thread entry (dist/worker.mjs), running the pass search runs from there and finds the passes the search here does", async () => {
+  it("the copy's worker thread entry (dist/worker.cjs), running the pass search runs from there and finds the passes the search here does", async () => {
     const sats = loadTle('amateur.tle').slice(0, 20);
-    const script = { script: pathToFileURL(join(copy, 'worker.mjs')), eval: false };
+    const script = { script: pathToFileURL(join(copy, 'worker.cjs')), eval: false };
     const r = await searchOffThread(new Propagator(sats), GREENWICH, T0, T0 + 12 * 3600_000, -Infinity, new AbortController().signal, script);
     assert.equal(r.kind, 'done', JSON.stringify(r));
     const here = new CatalogSearch(new Propagator(sats), GREENWICH, T0, T0 + 12 * 3600_000, -Infinity);
@@ -85,8 +85,75 @@ describe('the built artifact', () => {
     assert.equal(elf.readUInt16LE(18), 183); // e_machine EM_AARCH64
   });
 
+  it('boots through its V8 code cache, and compiles from source with none, with a damaged one, or with it off (issue 36)', async () => {
+    const data = tmpDataDir();
+    const boot = async (env: Record<string, string> = {}) => {
+      const srv = await spawnServer(process.execPath, [join(copy, 'server.cjs')], {
+        cwd: join(copy, '..'),
+        env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'info', NODE_PATH: '', ...env },
+      });
+      assert.equal((await (await fetch(srv.base + '/health')).json()).ok, true);
+      assert.equal((await fetch(srv.base + '/api/v1/passes?hours=6')).status, 200);
+      return srv;
+    };
+    const line = (out: string[], re: RegExp) => out.find((l) => re.test(l)) ?? assert.fail(`no ${re} in\n${out.join('\n')}`);
+    const counts = (out: string[]) => {
+      const m = /code cache (\S+): (\d+) scripts from it, (\d+) compiled(?: \((\d+) caches rejected)?/.exec(line(out, /code cache \//))!;
+      return { dir: m[1], fromCache: Number(m[2]), compiled: Number(m[3]), rejected: Number(m[4] ?? 0) };
+    };
+    // A directory of an earlier build: removed with the first write, and nothing else beside it.
+    const root = join(data, 'code-cache');
+    mkdirSync(join(root, '0123456789abcdef-v18.19.0-x64'), { recursive: true });
+    writeFileSync(join(root, 'keep-me.txt'), 'not ours');
+
+    let srv = await boot();
+    const first = counts(srv.output);
+    assert.equal(first.fromCache, 0);
+    assert.ok(first.compiled >= 5, `${first.compiled} scripts at boot`);
+    await srv.stop('SIGTERM');
+    line(srv.output, new RegExp(`code cache: ${first.compiled} scripts written`));
+    assert.deepEqual(readdirSync(root).sort(), [first.dir.split('/').pop(), 'keep-me.txt'].sort());
+    const files = readdirSync(first.dir);
+    assert.equal(files.length, first.compiled);
+    assert.ok(files.every((f) => f.endsWith('.bin')) && !files.some((f) => f.includes('.tmp')));
+
+    // From the cache; a lazy area loaded afterwards is compiled and written at the stop.
+    srv = await boot();
+    assert.deepEqual(counts(srv.output), { ...first, fromCache: first.compiled, compiled: 0 });
+    const set = await fetch(srv.base + '/api/v1/settings/rotator', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: true }) });
+    assert.equal(set.status, 200, await set.text());
+    await srv.stop('SIGTERM');
+    assert.ok(readdirSync(first.dir).length > first.compiled, 'the rotator chunks were written');
+
+    // Damaged files (truncated, or another file's bytes): V8 rejects them; the start goes on.
+    const [one, ...others] = readdirSync(first.dir);
+    const oneBytes = readFileSync(join(first.dir, one));
+    writeFileSync(join(first.dir, one), oneBytes.subarray(0, 100));
+    for (const f of others) writeFileSync(join(first.dir, f), oneBytes);
+    srv = await boot();
+    const damaged = counts(srv.output);
+    assert.equal(damaged.fromCache, 0, JSON.stringify(damaged));
+    assert.ok(damaged.rejected >= first.compiled - 1, JSON.stringify(damaged));
+    await srv.stop('SIGTERM');
+    srv = await boot();
+    assert.equal(counts(srv.output).compiled, 0, 'rewritten after the rejection');
+    await srv.stop('SIGTERM');
+
+    // Off, and a cache that cannot be written (a file where its directory would be).
+    srv = await boot({ CODE_CACHE_DIR: 'off' });
+    line(srv.output, /code cache off/);
+    await srv.stop('SIGTERM');
+    const blocked = join(tmpDataDir(), 'not-a-dir');
+    writeFileSync(blocked, '');
+    srv = await boot({ CODE_CACHE_DIR: blocked });
+    assert.equal(counts(srv.output).fromCache, 0);
+    const { code } = await srv.stop('SIGTERM');
+    assert.equal(code, 0);
+    line(srv.output, /WARN.*code cache not written/);
+  });
+
   it('SIGINT also exits 0', async () => {
-    const srv = await spawnServer(process.execPath, [join(copy, 'server.mjs')], {
+    const srv = await spawnServer(process.execPath, [join(copy, 'server.cjs')], {
       cwd: join(copy, '..'),
       env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tmpDataDir() },
     });
@@ -99,7 +166,7 @@ describe('the built artifact', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(data, 'gps-settings.json'), '{"connection_mode": "ser');
     writeFileSync(join(data, 'developer-overrides.json'), '[1,2,3]');
-    const srv = await spawnServer(process.execPath, [join(copy, 'server.mjs')], {
+    const srv = await spawnServer(process.execPath, [join(copy, 'server.cjs')], {
       cwd: join(copy, '..'),
       env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: data },
     });

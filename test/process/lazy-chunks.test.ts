@@ -13,7 +13,7 @@ import { spawnServer, type SpawnedServer } from '../helpers/spawn-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Modules that must not be in what server.mjs imports statically (directly or through shared chunks). */
+/** Modules that must not be in what dist/main.cjs imports statically (directly or through shared chunks). */
 const LAZY = [
   /^src\/radio\/(radio-service|controller|civ-bus|rig-ic705|rig-ic9700|rig-connection|auto-track|two-radio-rig|two-radio-connection)\.ts$/,
   // Issue 34: a rig's driver loads when its model is first opened, not with radio control.
@@ -53,7 +53,7 @@ describe('the server bundle loads only what is enabled', () => {
     if (srv) process.kill(-srv.child.pid!, 'SIGKILL');
   });
 
-  /** Every output server.mjs loads at start: itself and the chunks it imports statically, transitively. */
+  /** Every output dist/server.cjs loads at start: main.cjs and the chunks it imports statically, transitively. */
   function bootOutputs(): string[] {
     const key = (f: string) => Object.keys(meta.outputs).find((k) => k.endsWith(f))!;
     const seen = new Set<string>();
@@ -62,7 +62,7 @@ describe('the server bundle loads only what is enabled', () => {
       seen.add(k);
       for (const i of meta.outputs[k].imports) if (i.kind === 'import-statement' && !i.external) walk(i.path);
     };
-    walk(key('/server.mjs'));
+    walk(key('/main.cjs'));
     return [...seen];
   }
 
@@ -80,7 +80,7 @@ describe('the server bundle loads only what is enabled', () => {
   });
 
   it('a running server maps the serial binding only once a serial device is listed', async () => {
-    srv = await spawnServer(process.execPath, [join(out, 'server.mjs')], {
+    srv = await spawnServer(process.execPath, [join(out, 'server.cjs')], {
       cwd: out,
       env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tmpDataDir(), LOG_LEVEL: 'info', NODE_PATH: '' },
     });

@@ -1,0 +1,120 @@
+import Module from 'node:module';
+import { Script } from 'node:vm';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { CODE_CACHE_STATUS, type CodeCacheFlush, type CodeCacheStatus } from './code-cache-status.js';
+
+// The server's entry, dist/server.cjs (issue 36): it requires dist/main.cjs with every script of
+// dist/ compiled through a V8 code cache. At a tenth of a core the parse and compile of our code was
+// a third of a second of the boot; from the cache V8 reads the compiled functions instead, the lazily
+// compiled ones of the last boot included (the cache is made after boot, see src/main.ts).
+//
+// A cache never stops a start: a missing, unreadable or damaged file, or one made by another Node,
+// V8 or set of flags, is compiled from source as if there were none (V8 checks its version, flags
+// and the source's length and sets cachedDataRejected) and written anew. V8 does not check the
+// source's content, so the directory is named after this build's own hash (define
+// __SATSTATION_BUILD_ID__, build.mjs), Node's version and the architecture.
+//
+// Where: CODE_CACHE_DIR (`off` turns it off), else systemd's CACHE_DIRECTORY (the unit's
+// CacheDirectory=), else DATA_DIR/code-cache.
+
+declare const __SATSTATION_BUILD_ID__: string;
+
+const KEY = `${__SATSTATION_BUILD_ID__}-${process.version}-${process.arch}`;
+/** An earlier build's directory, removed on the first write (and nothing else there). */
+const OLD_KEY = /^[0-9a-f]{16}-v\d+\.\d+\.\d+-[a-z0-9]+$/;
+
+function cacheRoot(env: NodeJS.ProcessEnv): string | null {
+  const explicit = env.CODE_CACHE_DIR;
+  if (explicit === 'off') return null;
+  if (explicit) return resolve(explicit);
+  const systemd = env.CACHE_DIRECTORY?.split(':')[0];
+  if (systemd) return resolve(systemd);
+  return resolve(env.DATA_DIR || './data', 'code-cache');
+}
+
+interface Pending {
+  script: Script;
+  file: string;
+}
+
+const distDir = __dirname;
+const root = cacheRoot(process.env);
+const dir = root && join(root, KEY);
+const pending: Pending[] = [];
+let cleaned = false;
+
+const status: CodeCacheStatus = {
+  dir,
+  fromCache: 0,
+  compiled: 0,
+  rejected: 0,
+  pending: () => pending.length,
+  flush,
+};
+
+function cacheFile(filename: string): string | null {
+  return dir && join(dir, relative(distDir, filename).split(sep).join('+') + '.bin');
+}
+
+function readCache(file: string | null): Buffer | undefined {
+  if (!file) return undefined;
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function flush(): CodeCacheFlush {
+  const out: CodeCacheFlush = { written: 0, bytes: 0, error: null };
+  if (!dir || !root) return out;
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!cleaned) {
+      cleaned = true;
+      for (const name of readdirSync(root)) if (name !== KEY && OLD_KEY.test(name)) rmSync(join(root, name), { recursive: true, force: true });
+    }
+  } catch (err) {
+    out.error = String((err as Error).message);
+    return out;
+  }
+  for (const p of pending.splice(0)) {
+    try {
+      const data = p.script.createCachedData();
+      // Renamed into place: a reader (or a kill -9) never sees half a file.
+      const tmp = `${p.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, data);
+      renameSync(tmp, p.file);
+      out.written++;
+      out.bytes += data.length;
+    } catch (err) {
+      out.error ??= String((err as Error).message);
+    }
+  }
+  return out;
+}
+
+/** Node's CommonJS wrapper with the source on its own line, so stack lines and columns are the file's. */
+const HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+
+type CompileFn = (this: Module, content: string, filename: string) => unknown;
+const proto = Module.prototype as unknown as { _compile: CompileFn };
+const nodeCompile = proto._compile;
+proto._compile = function compile(this: Module, content: string, filename: string): unknown {
+  if (!filename.startsWith(distDir + sep) || !filename.endsWith('.cjs')) return nodeCompile.call(this, content, filename);
+  const file = cacheFile(filename);
+  const cachedData = readCache(file);
+  const script = new Script(HEAD + content + '\n})', { filename, lineOffset: -1, cachedData });
+  if (cachedData && !script.cachedDataRejected) status.fromCache++;
+  else {
+    status.compiled++;
+    if (cachedData) status.rejected++;
+    if (file) pending.push({ script, file });
+  }
+  const fn = script.runInThisContext({ displayErrors: true }) as (...a: unknown[]) => unknown;
+  return fn.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));
+};
+
+(globalThis as Record<symbol, unknown>)[CODE_CACHE_STATUS] = status;
+require('./main.cjs');
