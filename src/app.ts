@@ -1,8 +1,8 @@
 import { followLiteLines, liteLinesKey } from './station/lite-lines.js';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTempsIn } from './store/atomic-file.js';
+import { randomUuidShape } from './util/hash64.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
 import { eventSources } from './http/event-topics.js';
@@ -136,7 +136,7 @@ export class App {
     this.ui = loadUi(config.uiDir ?? defaultUiDir());
     const routes = allRoutes(this.services, this.ui);
     // A new boot_id per start of the process: a page that sees another one reads everything again.
-    this.events = new EventHub({ clock, pacing: opts.eventsPacing, bootId: randomUUID(), sources: eventSources(this.services, routes) });
+    this.events = new EventHub({ clock, pacing: opts.eventsPacing, bootId: randomUuidShape(), sources: eventSources(this.services, routes) });
     this.server = new HttpServer({
       routes,
       events: this.events,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../util/lazy-builtins.js';
 import type { JsonStore } from '../store/json-store.js';
 import type { Clock } from '../util/clock.js';
 import { AppError } from '../util/errors.js';
@@ -86,7 +86,7 @@ export class AccessService {
   private async checkToken(token: string, ip: string): Promise<Verdict> {
     const wait = this.limiter.blockedFor(ip, this.deps.clock.now());
     if (wait > 0) return { kind: 'rate_limited', retryAfterMs: wait };
-    const digest = createHash('sha256').update(token).digest('base64');
+    const digest = nodeCrypto().createHash('sha256').update(token).digest('base64');
     if (this.verified.has(digest)) return AUTHORIZED;
     const hash = this.tokenHash();
     if (hash && (await verifyToken(token, hash)) && hash === this.tokenHash()) {
@@ -148,7 +148,7 @@ export class AccessService {
   }
 }
 
-const newKey = () => randomBytes(32).toString('hex');
+const newKey = () => nodeCrypto().randomBytes(32).toString('hex');
 
 function refuseUnless(v: Verdict): void {
   switch (v.kind) {

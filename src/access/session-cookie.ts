@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../util/lazy-builtins.js';
 
 // The login page's cookie is not the token: it is `<expiry ms>.<HMAC-SHA256(key, expiry)>` with a
 // random key kept in the access file. Checking it is one HMAC (no scrypt per request), and a new
@@ -8,7 +8,7 @@ export const SESSION_COOKIE = 'satstation_operator';
 /** A month: a field station is often left for weeks; sign out or change the token to end it sooner. */
 export const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 
-const sign = (keyHex: string, expiresMs: number) => createHmac('sha256', Buffer.from(keyHex, 'hex')).update(String(expiresMs)).digest('base64url');
+const sign = (keyHex: string, expiresMs: number) => nodeCrypto().createHmac('sha256', Buffer.from(keyHex, 'hex')).update(String(expiresMs)).digest('base64url');
 
 export function makeSession(keyHex: string, nowMs: number): string {
   const exp = nowMs + SESSION_MAX_AGE_S * 1000;
@@ -22,7 +22,7 @@ export function sessionValid(keyHex: string, value: string, nowMs: number): bool
   if (!Number.isSafeInteger(exp) || exp <= nowMs) return false;
   const got = Buffer.from(value.slice(dot + 1));
   const want = Buffer.from(sign(keyHex, exp));
-  return got.length === want.length && timingSafeEqual(got, want);
+  return got.length === want.length && nodeCrypto().timingSafeEqual(got, want);
 }
 
 /** One cookie's value from a Cookie header, or null. */

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../util/lazy-builtins.js';
 
 // The operator token is kept only as a scrypt hash. N=2^14, r=8 (16 MiB, ~40 ms here, ~0.5 s on a
 // Pi Zero) makes guessing slow even for a short token; it runs on libuv's pool, off the event loop,
@@ -11,13 +11,13 @@ const MAXMEM = 64 * 1024 * 1024;
 
 function derive(token: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(token.normalize('NFC'), salt, KEY_BYTES, { N: n, r, p, maxmem: MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))),
+    nodeCrypto().scrypt(token.normalize('NFC'), salt, KEY_BYTES, { N: n, r, p, maxmem: MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
 /** `scrypt$N$r$p$<salt b64>$<hash b64>`: the parameters travel with the hash so they can change later. */
 export async function hashToken(token: string): Promise<string> {
-  const salt = randomBytes(16);
+  const salt = nodeCrypto().randomBytes(16);
   const key = await derive(token, salt, N, R, P);
   return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
@@ -33,7 +33,7 @@ export async function verifyToken(token: string, stored: string): Promise<boolea
   const expected = Buffer.from(m[5], 'base64');
   try {
     const key = await derive(token, Buffer.from(m[4], 'base64'), Number(m[1]), Number(m[2]), Number(m[3]));
-    return key.length === expected.length && timingSafeEqual(key, expected);
+    return key.length === expected.length && nodeCrypto().timingSafeEqual(key, expected);
   } catch {
     return false;
   }

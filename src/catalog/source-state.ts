@@ -1,13 +1,13 @@
 // What we remember per source across restarts: politeness and caching (last success, validators,
 // max-age, 403/429 backoff) and the records of its last good fetch, so a source inside its
 // politeness window still contributes what we hold.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import { jsonArrayPartsSteps } from '../util/json-bytes.js';
 import { drainSliced } from '../util/loop-slices.js';
+import { nodeCrypto } from '../util/lazy-builtins.js';
 import { fetchSource } from './fetch-source.js';
 import { parseCatalogSliced } from './parse.js';
 import { MAX_SOURCE_BYTES } from './sources.js';
@@ -47,7 +47,7 @@ export const emptySourceState = (): SourceState => ({
 const HELD_READ_TIMEOUT_MS = 30_000;
 
 /** File (under DATA_DIR/catalog/sources) holding a source's last good records. */
-export const heldFileName = (source: string) => createHash('sha1').update(source).digest('hex').slice(0, 16) + '.json';
+export const heldFileName = (source: string) => nodeCrypto().createHash('sha1').update(source).digest('hex').slice(0, 16) + '.json';
 
 export class SourceStateStore {
   private store: JsonStore<typeof StateFileSchema>;

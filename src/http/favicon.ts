@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { nodeZlib } from '../util/lazy-builtins.js';
 import type { StaticAsset } from './static-asset.js';
 
 // The site icon, drawn once from one description: an SVG for the pages (inlined as a data: URL,
@@ -141,7 +141,7 @@ const ICON_CACHE = 'public, max-age=604800';
 export function faviconAssets(): Map<string, StaticAsset> {
   const svg = Buffer.from(iconSvg());
   let ico: { body: Buffer; gzip: Buffer } | null = null;
-  const drawn = () => (ico ??= ((body) => ({ body, gzip: gzipSync(body) }))(icoFile()));
+  const drawn = () => (ico ??= ((body) => ({ body, gzip: nodeZlib().gzipSync(body) }))(icoFile()));
   return new Map<string, StaticAsset>([
     [
       '/favicon.ico',

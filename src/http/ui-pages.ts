@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { nodeZlib } from '../util/lazy-builtins.js';
 import { logger } from '../util/logger.js';
 import { AppError } from '../util/errors.js';
 import { RawReply, route, type RouteDef } from './route.js';
@@ -79,7 +79,7 @@ class GzipTwin {
   ) {}
 
   get gzip(): Buffer {
-    return (this.made ??= gzipSync(this.body, { level: this.level }));
+    return (this.made ??= nodeZlib().gzipSync(this.body, { level: this.level }));
   }
 }
 

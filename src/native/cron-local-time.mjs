@@ -1,5 +1,6 @@
 // esbuild plugin used by build.mjs (see the comment below for why).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // node-cron reads the wall clock through Intl.DateTimeFormat('en-US') even when no time zone is
 // asked for, and the first DateTimeFormat pages ~7 MiB of ICU locale data and code into the
@@ -71,22 +72,36 @@ function checkCronLocalTime() {
 // says so if a background task is ever asked for.
 const NO_FORK = "const fork = () => { throw new Error('node-cron background tasks are not in this bundle: jobs run inline'); };";
 
+// node-cron names each task with crypto's randomUUID, so node:crypto (~2 MiB of RSS, ~5 ms of CPU)
+// was read at every boot for it (issue 36). A task's id only tells our few tasks apart inside one
+// process; in the bundle it comes from Math.random, in the same shape, and crypto is read only by
+// what needs it (src/util/lazy-builtins.ts).
+const NO_CRYPTO_IMPORT = "import { randomUUID } from 'node:crypto';";
+const TASK_ID = `import { randomUuidShape as randomUUID } from ${JSON.stringify(fileURLToPath(new URL('../util/hash64.ts', import.meta.url)))};`;
+const CRYPTO_SIDE_EFFECT = "import 'node:crypto';";
+
+/** `src` with `from` replaced once; the build fails if a node-cron update moved it. */
+function replaceOnce(src, from, to, path) {
+  if (src.split(from).length !== 2) throw new Error(`cron-local-time: expected one "${from}" in ${path}`);
+  return src.replace(from, to);
+}
+
 export const cronLocalTime = {
   name: 'cron-local-time',
   setup(b) {
     b.onStart(checkCronLocalTime);
     b.onLoad({ filter: /node-cron[\\/]dist[\\/]node-cron\.js$/ }, (args) => {
       const src = readFileSync(args.path, 'utf8');
-      const imp = "import { fork } from 'child_process';";
-      if (src.split(imp).length !== 2) throw new Error(`cron-local-time: expected one "${imp}" in ${args.path}`);
-      return { contents: src.replace(imp, NO_FORK), loader: 'js' };
+      const noFork = replaceOnce(src, "import { fork } from 'child_process';", NO_FORK, args.path);
+      return { contents: replaceOnce(noFork, CRYPTO_SIDE_EFFECT, '', args.path), loader: 'js' };
     });
     b.onLoad({ filter: /node-cron[\\/]dist[\\/]_shared\.js$/ }, (args) => {
       const src = readFileSync(args.path, 'utf8');
       const uses = src.split('new Intl.DateTimeFormat(').length - 1;
       // Fail the build, not the appliance, if a node-cron update moves its formatters.
       if (uses !== 2) throw new Error(`cron-local-time: expected 2 Intl.DateTimeFormat uses in ${args.path}, found ${uses}`);
-      return { contents: CRON_LOCAL_TIME + src.replaceAll('new Intl.DateTimeFormat(', '__cronTimeFormat('), loader: 'js' };
+      const noCrypto = replaceOnce(src, NO_CRYPTO_IMPORT, TASK_ID, args.path);
+      return { contents: CRON_LOCAL_TIME + noCrypto.replaceAll('new Intl.DateTimeFormat(', '__cronTimeFormat('), loader: 'js' };
     });
   },
 };

@@ -1,4 +1,4 @@
-import { constants, gzipSync } from 'node:zlib';
+import { nodeZlib } from '../util/lazy-builtins.js';
 
 // In-memory lite snapshot cache (spec part 4 "Lite snapshot rules"). An entry keeps the
 // serialized bytes and their gzipped twin wrapped as ready replies (the HTTP layer supplies
@@ -47,7 +47,8 @@ export class LiteCache<R> {
    */
   put(key: string, now: number, json: string): LiteCacheEntry<R> {
     const body = Buffer.from(json, 'utf8');
-    const gzip = gzipSync(body, { level: constants.Z_BEST_SPEED });
+    const zlib = nodeZlib();
+    const gzip = zlib.gzipSync(body, { level: zlib.constants.Z_BEST_SPEED });
     const entry: LiteCacheEntry<R> = { at_ms: now, body, gzip, hit: this.wrap(body, gzip, true), miss: this.wrap(body, gzip, false) };
     if (this.entries.size >= LITE_CACHE_MAX) this.evict(now);
     this.entries.set(key, entry);
