@@ -2,6 +2,8 @@
 // Levels are set per namespace: LOG_LEVEL=info,radio:civ=debug (a bare level is the default; a
 // namespace rule also covers its children, radio=debug covers radio:civ). Debug messages are
 // lazy: pass a function, or test enabled('debug') first, so hot paths build no strings nobody reads.
+import { writeStdoutLine } from './stdout-line-writer.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 const isLevel = (s: string): s is LogLevel => Object.prototype.hasOwnProperty.call(RANK, s);
@@ -35,7 +37,7 @@ export function parseLogLevel(spec: string): LevelSpec | null {
 
 let spec: LevelSpec = parseLogLevel(process.env.LOG_LEVEL ?? '') ?? { fallback: RANK.info, rules: [] };
 let generation = 0; // loggers re-resolve their threshold when this moves
-let sink: (line: string) => void = (line) => process.stdout.write(line + '\n');
+let sink: (line: string) => void = writeStdoutLine;
 
 /** A level or a per-namespace spec; an invalid spec leaves the levels as they were. */
 export function setLogLevel(level: LogLevel | string): void {
