@@ -66,7 +66,7 @@ function readCache(file: string | null): Buffer | undefined {
   }
 }
 
-function flush(): CodeCacheFlush {
+function flush(max = Infinity): CodeCacheFlush {
   const out: CodeCacheFlush = { written: 0, bytes: 0, error: null };
   if (!dir || !root) return out;
   try {
@@ -79,7 +79,7 @@ function flush(): CodeCacheFlush {
     out.error = String((err as Error).message);
     return out;
   }
-  for (const p of pending.splice(0)) {
+  for (const p of pending.splice(0, max)) {
     try {
       const data = p.script.createCachedData();
       // Renamed into place: a reader (or a kill -9) never sees half a file.

@@ -22,8 +22,8 @@ export interface CodeCacheStatus {
   rejected: number;
   /** Scripts compiled from source whose cache has not been written yet. */
   pending(): number;
-  /** Writes the cache of every pending script (each file atomically); never throws. */
-  flush(): CodeCacheFlush;
+  /** Writes the cache of the first `max` pending scripts (all by default; each file atomically); never throws. */
+  flush(max?: number): CodeCacheFlush;
 }
 
 export const CODE_CACHE_STATUS = Symbol.for('satstation.code-cache');

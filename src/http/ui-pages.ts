@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeZlib } from '../util/lazy-builtins.js';
+import { nodeZlibIfReady } from '../util/lazy-builtins.js';
 import { logger } from '../util/logger.js';
 import { AppError } from '../util/errors.js';
 import { RawReply, route, type RouteDef } from './route.js';
@@ -78,8 +78,9 @@ class GzipTwin {
     private made: Buffer | null = null,
   ) {}
 
-  get gzip(): Buffer {
-    return (this.made ??= nodeZlib().gzipSync(this.body, { level: this.level }));
+  /** Null until zlib has been read: the first request for it is answered uncompressed. */
+  get gzip(): Buffer | null {
+    return (this.made ??= nodeZlibIfReady()?.gzipSync(this.body, { level: this.level }) ?? null);
   }
 }
 

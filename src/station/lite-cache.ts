@@ -1,4 +1,4 @@
-import { nodeZlib } from '../util/lazy-builtins.js';
+import { nodeZlibIfReady } from '../util/lazy-builtins.js';
 
 // In-memory lite snapshot cache (spec part 4 "Lite snapshot rules"). An entry keeps the
 // serialized bytes and their gzipped twin wrapped as ready replies (the HTTP layer supplies
@@ -9,12 +9,13 @@ export const LITE_CACHE_TTL_MS = 15_000;
 export const LITE_CACHE_MAX = 32;
 
 /** Wraps the bytes into what the HTTP layer sends; `hit` says which reply it is. */
-export type ReplyWrapper<R> = (body: Buffer, gzip: Buffer, hit: boolean) => R;
+export type ReplyWrapper<R> = (body: Buffer, gzip: Buffer | null, hit: boolean) => R;
 
 export interface LiteCacheEntry<R> {
   at_ms: number;
   body: Buffer;
-  gzip: Buffer;
+  /** Null when zlib was not read yet (the first snapshot after boot): that entry goes out uncompressed. */
+  gzip: Buffer | null;
   /** The reply for a cache hit and for the request that built the entry. */
   hit: R;
   miss: R;
@@ -47,8 +48,8 @@ export class LiteCache<R> {
    */
   put(key: string, now: number, json: string): LiteCacheEntry<R> {
     const body = Buffer.from(json, 'utf8');
-    const zlib = nodeZlib();
-    const gzip = zlib.gzipSync(body, { level: zlib.constants.Z_BEST_SPEED });
+    const zlib = nodeZlibIfReady();
+    const gzip = zlib && zlib.gzipSync(body, { level: zlib.constants.Z_BEST_SPEED });
     const entry: LiteCacheEntry<R> = { at_ms: now, body, gzip, hit: this.wrap(body, gzip, true), miss: this.wrap(body, gzip, false) };
     if (this.entries.size >= LITE_CACHE_MAX) this.evict(now);
     this.entries.set(key, entry);

@@ -106,12 +106,14 @@ describe('the built artifact', () => {
     mkdirSync(join(root, '0123456789abcdef-v18.19.0-x64'), { recursive: true });
     writeFileSync(join(root, 'keep-me.txt'), 'not ours');
 
-    let srv = await boot();
+    // Written while serving, one script a turn, once the period is up.
+    let srv = await boot({ CODE_CACHE_WRITE_MS: '300' });
     const first = counts(srv.output);
     assert.equal(first.fromCache, 0);
     assert.ok(first.compiled >= 5, `${first.compiled} scripts at boot`);
-    await srv.stop('SIGTERM');
+    for (let i = 0; i < 100 && !srv.output.some((l) => /code cache: \d+ scripts written/.test(l)); i++) await new Promise((r) => setTimeout(r, 50));
     line(srv.output, new RegExp(`code cache: ${first.compiled} scripts written`));
+    await srv.stop('SIGTERM');
     assert.deepEqual(readdirSync(root).sort(), [first.dir.split('/').pop(), 'keep-me.txt'].sort());
     const files = readdirSync(first.dir);
     assert.equal(files.length, first.compiled);

@@ -5,7 +5,7 @@ import { LiteSnapshotSchema } from '../../station/schemas.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 
 /** How a cached snapshot goes out: the bytes, their gzip twin, and whether it was a cache hit. */
-export const liteReply = (body: Buffer, gzip: Buffer, hit: boolean): RawReply =>
+export const liteReply = (body: Buffer, gzip: Buffer | null, hit: boolean): RawReply =>
   new RawReply(body, 'application/json; charset=utf-8', 200, { 'X-Cache': hit ? 'HIT' : 'MISS' }, gzip);
 
 const LiteQuery = v.object({
