@@ -7,6 +7,7 @@ import { build, transform } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { composeMaps } from './src/native/compose-maps.mjs';
+import { noSatelliteWasm } from './src/native/no-satellite-wasm.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -87,16 +88,6 @@ const nodeBundle = {
   external: ['*.node', 'bufferutil', 'utf-8-validate'],
   banner: { js: nodeBanner },
   logLevel: 'warning',
-};
-
-// satellite.js's WebAssembly builds: its index imports them (lazily) for an API we never call, and
-// one of them has a top-level await, which a CommonJS file cannot hold.
-const noSatelliteWasm = {
-  name: 'no-satellite-wasm',
-  setup(b) {
-    b.onResolve({ filter: /^#wasm-(single|multi)-thread$/ }, () => ({ path: 'satellite-wasm', namespace: 'no-satellite-wasm' }));
-    b.onLoad({ filter: /.*/, namespace: 'no-satellite-wasm' }, () => ({ contents: 'export default () => { throw new Error("satellite.js WebAssembly is not in this build"); };' }));
-  },
 };
 
 /**

@@ -96,23 +96,39 @@ function childEntry(): Promise<string> {
     // node-cron with the server bundle's local-time formatter (src/native/cron-local-time.mjs: ICU
     // stays out of RSS), as in dist/bench.mjs; its build-time self-check is build.mjs's business.
     const cron: Plugin = (await import(pathToFileURL(join(REPO!, 'src/native/cron-local-time.mjs')).href)).cronLocalTime;
+    const { noSatelliteWasm } = (await import(pathToFileURL(join(REPO!, 'src/native/no-satellite-wasm.mjs')).href)) as { noSatelliteWasm: Plugin };
     const cronTransform: Plugin = { name: 'cron-local-time (transform)', setup: (b) => cron.setup(new Proxy(b, { get: (t, k) => (k === 'onStart' ? () => {} : t[k as keyof typeof t]) })) };
     const info: BenchBuild = { unit: unitText(), root: REPO, version: 'repo', arch: process.arch };
-    await build({
-      entryPoints: { 'bench-child': join(REPO!, 'bench/run.ts'), worker: join(REPO!, 'src/worker.ts') },
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
+    const common = {
       bundle: true,
-      platform: 'node',
-      format: 'esm',
+      platform: 'node' as const,
       target: 'node18',
       minify: true, // as dist/bench.mjs: the bundle's size is part of a child's RSS
       external: ['*.node', 'esbuild'],
-      plugins: [lazyNativePackages, cronTransform],
+      plugins: [lazyNativePackages, cronTransform, noSatelliteWasm],
+      logLevel: 'error' as const,
+    };
+    // The worker threads' entry as dist/ has it (build.mjs): dist/worker.cjs, CommonJS.
+    const worker = build({
+      ...common,
+      entryPoints: { worker: join(REPO!, 'src/worker.ts') },
+      outdir: dir,
+      outExtension: { '.js': '.cjs' },
+      format: 'cjs',
+      supported: { 'dynamic-import': false },
+      define: { 'import.meta.url': '__import_meta_url' },
+      banner: { js: 'var __import_meta_url=require("url").pathToFileURL(__filename).href;' },
+    });
+    await build({
+      ...common,
+      entryPoints: { 'bench-child': join(REPO!, 'bench/run.ts') },
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
+      format: 'esm',
       define: { __SATSTATION_BENCH__: JSON.stringify(info) },
       banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-      logLevel: 'error',
     });
+    await worker;
     return out;
   })();
   return entry;

@@ -61,6 +61,9 @@ let serverBuilt = false;
  * The server bundle the benches spawn: dist/server.cjs beside dist/bench.mjs (no build step
  * there), or in the repo dist/server.cjs, built first when stale.
  */
+/** The server's own entry beside dist/server.cjs (which is the code cache's loader): dist/main.cjs. */
+export const serverMain = (bundle: string): string => join(dirname(bundle), 'main.cjs');
+
 export function serverBundle(): string {
   if (DIST_DIR) {
     const p = join(DIST_DIR, 'server.cjs');

@@ -14,7 +14,7 @@ import { freePort } from '../test/rotator/rotctld-peer.js';
 import { openPtyPair, type PtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { describeRuntime, runChildAsync } from './child-bundle.js';
-import { needProc, needPty, serverBundle } from './env.js';
+import { needProc, needPty, serverBundle, serverMain } from './env.js';
 import { fullOnly, profile, section, type Line, type Suite } from './harness.js';
 
 // Hamlib server budgets (issue 26), each against the IC-705 simulator on a socat pty reached
@@ -293,8 +293,7 @@ async function askExtended(c: LineClient, cmd: string): Promise<string[]> {
 function deployedSplit(bundle: string): { chunk: string | null; chunkKiB: number; entryHasProtocol: boolean } {
   const dir = join(dirname(bundle), 'chunks');
   const chunk = existsSync(dir) ? (readdirSync(dir).find((f) => /^hamlib-service-.*\.cjs$/.test(f)) ?? null) : null;
-  // dist/server.cjs is the code cache's loader; the server's own entry is main.cjs beside it.
-  const entry = readFileSync(join(dirname(bundle), 'main.cjs'), 'utf8');
+  const entry = readFileSync(serverMain(bundle), 'utf8');
   return { chunk, chunkKiB: chunk ? statSync(join(dir, chunk)).size / 1024 : 0, entryHasProtocol: entry.includes('set_vfo_opt') || entry.includes('dump_state') };
 }
 

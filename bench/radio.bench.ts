@@ -9,7 +9,7 @@ import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { fullOnly, medianMs, section, type Suite } from './harness.js';
 import { describeRuntime } from './child-bundle.js';
-import { needProc, needPty, serverBundle } from './env.js';
+import { needProc, needPty, serverBundle, serverMain } from './env.js';
 
 // Rig control budgets (issue 11): one auto-track tick's arithmetic (recommendation plus diff, no
 // write), a full pair apply end to end against the rig simulator at 115200 baud over a pty, and
@@ -113,11 +113,11 @@ async function rssDelta(radios: 1 | 2): Promise<{ idle: number; tracking: number
 function driverSplit(bundle: string): Array<{ name: string; chunk: string | null; inEntry: boolean }> {
   const dir = join(dirname(bundle), 'chunks');
   const files = existsSync(dir) ? readdirSync(dir) : [];
-  const entry = readFileSync(bundle, 'utf8');
+  const entry = readFileSync(serverMain(bundle), 'utf8');
   // A string only each driver's own code carries: the Yaesu opcodes table's name, rigctld's opening.
   return [
-    { name: 'Yaesu 5-byte CAT', chunk: files.find((f) => /^yaesu-line-.*\.mjs$/.test(f)) ?? null, inEntry: entry.includes('READ_TX_STATUS') },
-    { name: 'Hamlib rigctld', chunk: files.find((f) => /^hamlib-line-.*\.mjs$/.test(f)) ?? null, inEntry: entry.includes('chk_vfo') },
+    { name: 'Yaesu 5-byte CAT', chunk: files.find((f) => /^yaesu-line-.*\.cjs$/.test(f)) ?? null, inEntry: entry.includes('READ_TX_STATUS') },
+    { name: 'Hamlib rigctld', chunk: files.find((f) => /^hamlib-line-.*\.cjs$/.test(f)) ?? null, inEntry: entry.includes('chk_vfo') },
   ];
 }
 
