@@ -127,7 +127,18 @@ describe('/aprs page with a fake KISS TNC', { skip }, () => {
 
     f.tnc.push(ax25('G4XYZ>APRS,WIDE1-1*:>on the air'));
     f.tnc.push(ax25('G4XYZ-1>APRS,WIDE1-1::DL1ABC-9 :meet on 145.500{12'));
-    await page.locator('[data-packet="rx"]', { hasText: 'on the air' }).waitFor();
+    // A full run once waited 30 s here in vain (passing alone and under load since): a repeat says
+    // where the packets stopped, at the TNC link, in the station or on the page's way to them.
+    await page
+      .locator('[data-packet="rx"]', { hasText: 'on the air' })
+      .waitFor()
+      .catch(async (err: Error) => {
+        const rt = (await f.s.get('/api/v1/aprs/state')).body.runtime;
+        const seen = { tnc_connections: f.tnc.connections, packets_rx: rt.packets_rx, recent: rt.recent_packets.length, kiss_connected: rt.kiss_connected, last_error: rt.last_error };
+        const socket = await page.evaluate(() => document.documentElement.dataset.socket);
+        const shown = await page.locator('[data-counters]').innerText().catch(() => '(no counters)');
+        throw new Error(`${err.message}\nstation: ${JSON.stringify(seen)}; page socket: ${socket}; page counters: ${shown}`);
+      });
     const forUs = page.locator('li.to-us[data-to-us]');
     await forUs.waitFor();
     assert.match(await forUs.innerText(), /G4XYZ-1[\s\S]*for you[\s\S]*meet on 145\.500/);
