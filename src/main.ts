@@ -17,7 +17,8 @@ const notify = new SdNotify({ unsetEnvironment: true });
  * later is written at the next look; a stop writes what is left. CODE_CACHE_WRITE_MS changes the
  * period (tests).
  */
-const CODE_CACHE_WRITE_MS = Number(process.env.CODE_CACHE_WRITE_MS) || 30_000;
+const writeMs = Number(process.env.CODE_CACHE_WRITE_MS);
+const CODE_CACHE_WRITE_MS = Number.isFinite(writeMs) && writeMs >= 100 ? writeMs : 30_000;
 
 let writingCodeCache = false;
 
@@ -30,6 +31,7 @@ function writeCodeCache(cache: CodeCacheStatus, sliced: boolean): void {
   writingCodeCache = true;
   const total = { written: 0, bytes: 0, error: null as string | null };
   const step = () => {
+    if (!writingCodeCache) return; // a stop wrote the rest meanwhile
     const r = cache.flush(sliced ? 1 : Infinity);
     total.written += r.written;
     total.bytes += r.bytes;
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     }, STOP_DEADLINE_MS);
     deadline.unref();
     if (codeCache) {
-      writingCodeCache = false; // a sliced write under way is finished here, all at once
+      writingCodeCache = false; // a sliced write under way ends here: the stop writes the rest at once
       writeCodeCache(codeCache, false);
     }
     app
