@@ -7,6 +7,7 @@ import type { LanLeaser, WifiRigSettings } from './radio/radio-api.js';
 import type { RadioSettings } from './radio/settings.js';
 import type { RadioStatusSource } from './radio/types.js';
 import type { CatalogProvider } from './catalog/types.js';
+import { plainElements } from './catalog/element-table.js';
 import type { OrbitService } from './orbit/types.js';
 import type { LocationProvider } from './orbit/location-types.js';
 import type { AprsLogEntry } from './aprs/log/log-entry.js';
@@ -56,7 +57,7 @@ export function recordingStation(s: RecordingStationParts): RecordingStation {
     },
     satellite(sat_id) {
       const sat = s.catalog.current().byId.get(sat_id);
-      return sat ? { name: sat.name, elements: { ...sat.elements } } : null;
+      return sat ? { name: sat.name, elements: plainElements(sat.elements) as unknown as Record<string, unknown> } : null;
     },
     location() {
       const l = s.location.resolved();

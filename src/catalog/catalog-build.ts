@@ -1,6 +1,7 @@
 // Element sets + ids + radio facts + statuses → an immutable Catalog generation.
 import type { RadioTable } from './bundled.js';
 import { ISS_NORAD_ID, type Catalog, type OmmElements, type OperationalStatus, type Satellite } from './types.js';
+import { packElementsSteps } from './element-table.js';
 import { epochMs } from './validate.js';
 import { drain } from '../util/loop-slices.js';
 import { Hash64 } from '../util/hash64.js';
@@ -10,6 +11,8 @@ const STEP = 64;
 const byNorad = (a: OmmElements, b: OmmElements) => a.NORAD_CAT_ID - b.NORAD_CAT_ID;
 
 export const EMPTY_STATUS: OperationalStatus = Object.freeze({ source: '', summary: '', matched_name: '' });
+/** Most satellites of a large catalogue have no transponders or repeaters: one shared empty list, not two arrays each. */
+const NONE = Object.freeze([]) as unknown as string[];
 
 function* versionSteps(sorted: readonly OmmElements[]): Generator<void, string, undefined> {
   const h = new Hash64();
@@ -46,10 +49,12 @@ export function* buildCatalogSteps(o: BuildInput): Generator<void, Catalog, unde
   const satellites: Satellite[] = [];
   const byId = new Map<string, Satellite>();
   const byNoradId = new Map<number, Satellite>();
-  const sorted = [...o.elements].sort(byNorad);
+  // The catalogue's elements in columns, in NORAD order: each satellite's are a view of its row.
+  const table = yield* packElementsSteps([...o.elements].sort(byNorad));
   yield;
-  for (let i = 0; i < sorted.length; i++) {
-    const el = sorted[i];
+  const sorted: OmmElements[] = new Array(table.count);
+  for (let i = 0; i < table.count; i++) {
+    const el = (sorted[i] = table.row(i));
     const norad = el.NORAD_CAT_ID;
     const sat_id = o.ids.get(norad);
     if (!sat_id) throw new Error(`no sat_id for NORAD ${norad}`);
@@ -60,8 +65,8 @@ export function* buildCatalogSteps(o: BuildInput): Generator<void, Catalog, unde
       name: el.OBJECT_NAME,
       is_iss: norad === ISS_NORAD_ID,
       has_amateur_radio: o.radio.ham.has(norad) || !!facts,
-      transponders: facts?.transponders ?? [],
-      repeaters: facts?.repeaters ?? [],
+      transponders: facts?.transponders ?? NONE,
+      repeaters: facts?.repeaters ?? NONE,
       operational_status: o.statuses.get(norad) ?? EMPTY_STATUS,
       epoch_ms: epochMs(el),
       elements: el,

@@ -2,13 +2,15 @@ import { drainSliced } from '../util/loop-slices.js';
 import { runWorkerJob, type JobOutcome, type WorkerScript } from '../util/worker-job.js';
 import { parseCatalogText, type ParseOptions, type ParseResult } from './parse.js';
 import type { OmmElements } from './types.js';
+import { ELEMENT_NUMBERS as NUMBERS, ELEMENT_STRINGS as STRINGS, ElementTable, NN, NS } from './element-table.js';
 
 // A large source body parsed as a worker job (src/util/worker-job.ts): the whole active catalogue
 // (2.6 MB of TLE text, a satrec built per record for the decay check) or a hostile body of 15 MiB
 // of tiny JSON objects is parsed, validated and its garbage collected on a worker thread that
 // exists only while it works. The body is handed over, not copied; the records come back as one
-// Float64Array and one string, decoded here in steps into the same OmmElements the parse on the
-// loop makes (keys in the interface's order).
+// Float64Array (element-table.ts's columns) and one string, split here in steps into the texts of
+// one ElementTable: the records are its views, equal field by field to what the parse on the loop
+// makes, and no record becomes an object of boxed numbers on the loop.
 
 const JOB = 'catalog-parse';
 /** The parser's heap: a hostile body is refused at its 30 001st record, the 16k catalogue needs ~20 MiB. */
@@ -16,9 +18,6 @@ const LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 };
 /** Records decoded between two yields. */
 const DECODE_STEP = 512;
 
-const NUMBERS = ['MEAN_MOTION', 'ECCENTRICITY', 'INCLINATION', 'RA_OF_ASC_NODE', 'ARG_OF_PERICENTER', 'MEAN_ANOMALY', 'EPHEMERIS_TYPE', 'NORAD_CAT_ID', 'ELEMENT_SET_NO', 'REV_AT_EPOCH', 'BSTAR', 'MEAN_MOTION_DOT', 'MEAN_MOTION_DDOT'] as const;
-const STRINGS = ['OBJECT_NAME', 'OBJECT_ID', 'EPOCH', 'CLASSIFICATION_TYPE'] as const;
-const NN = NUMBERS.length;
 /** Between two strings of the packed text; an optional string that is absent is ABSENT. */
 const SEP = '\u0000';
 const ABSENT = '\u0001';
@@ -60,51 +59,20 @@ export async function parseOffThread(body: Uint8Array, opts: ParseOptions, signa
   return { kind: 'done', value: { ...rest, records } };
 }
 
+/** The packed records as views of one element table: no object a field, nothing parsed. */
 function* decodeRecords(count: number, nums: Float64Array, text: string): Generator<void, OmmElements[], undefined> {
-  const out: OmmElements[] = new Array(count);
+  const strs: (string | undefined)[] = new Array(count * NS);
   let at = 0;
-  const next = (): string | undefined => {
+  for (let k = 0; k < count * NS; k++) {
     const end = text.indexOf(SEP, at);
     const s = text.slice(at, end);
     at = end + 1;
-    return s === ABSENT ? undefined : s;
-  };
-  const num = (k: number): number | undefined => (Number.isNaN(nums[k]) ? undefined : nums[k]);
-  for (let i = 0; i < count; i++) {
-    const b = i * NN;
-    // Strings in STRINGS order.
-    const OBJECT_NAME = next()!;
-    const OBJECT_ID = next();
-    const EPOCH = next()!;
-    const CLASSIFICATION_TYPE = next();
-    const el: OmmElements = {
-      OBJECT_NAME,
-      OBJECT_ID,
-      EPOCH,
-      MEAN_MOTION: nums[b],
-      ECCENTRICITY: nums[b + 1],
-      INCLINATION: nums[b + 2],
-      RA_OF_ASC_NODE: nums[b + 3],
-      ARG_OF_PERICENTER: nums[b + 4],
-      MEAN_ANOMALY: nums[b + 5],
-      EPHEMERIS_TYPE: num(b + 6),
-      CLASSIFICATION_TYPE,
-      NORAD_CAT_ID: nums[b + 7],
-      ELEMENT_SET_NO: num(b + 8),
-      REV_AT_EPOCH: num(b + 9),
-      BSTAR: nums[b + 10],
-      MEAN_MOTION_DOT: nums[b + 11],
-      MEAN_MOTION_DDOT: nums[b + 12],
-    };
-    // Absent optionals are absent, as the parser leaves them (not keys holding undefined).
-    if (OBJECT_ID === undefined) delete el.OBJECT_ID;
-    if (el.EPHEMERIS_TYPE === undefined) delete el.EPHEMERIS_TYPE;
-    if (CLASSIFICATION_TYPE === undefined) delete el.CLASSIFICATION_TYPE;
-    if (el.ELEMENT_SET_NO === undefined) delete el.ELEMENT_SET_NO;
-    if (el.REV_AT_EPOCH === undefined) delete el.REV_AT_EPOCH;
-    out[i] = el;
-    if (i % DECODE_STEP === DECODE_STEP - 1) yield;
+    strs[k] = s === ABSENT ? undefined : s;
+    if (k % (DECODE_STEP * NS) === DECODE_STEP * NS - 1) yield;
   }
+  const table = new ElementTable(count, nums, strs);
+  const out: OmmElements[] = new Array(count);
+  for (let i = 0; i < count; i++) out[i] = table.row(i);
   return out;
 }
 

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import { jsonArrayPartsSteps } from '../util/json-bytes.js';
+import { elementTexts } from './element-table.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { nodeCrypto } from '../util/lazy-builtins.js';
 import { fetchSource } from './fetch-source.js';
@@ -91,7 +92,7 @@ export class SourceStateStore {
 
   async hold(source: string, records: OmmElements[]): Promise<void> {
     this.heldCache.set(source, records);
-    await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArrayPartsSteps(records)));
+    await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArrayPartsSteps(elementTexts(records))));
   }
 
   flush(): Promise<void> {
