@@ -8,7 +8,7 @@ import { DEG, G_ALT, G_LAT, G_LON, GROUND_SIZE, groundFromEci, isSunlit, L_AZ, L
 import type { LiveItemsJson } from './live-all-job.js';
 import { LiveSampler, round } from './live-sampler.js';
 import { PassFinder } from './pass-finder.js';
-import { PassCollector, PassTable, tableKey } from './pass-table.js';
+import { PassCollector, PassTable, tableKey, type PassSelection } from './pass-table.js';
 import { PassTableService, type OrbitSet } from './pass-table-service.js';
 import { OFF_THREAD_FROM_SATELLITES, Propagator } from './propagator.js';
 import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassList, PassQuery, PathPoint } from './types.js';
@@ -258,7 +258,14 @@ export class OrbitEngine implements OrbitService {
 
   /** From the table when it covers the window; else searched on demand for the asked satellites. */
   passes(q: PassQuery): PassList {
-    const to = q.from_ms + q.hours * 3600_000;
+    const sel = this.selection(q);
+    const t = this.table.current();
+    if (t && t.covers(sel.from_ms, sel.to_ms)) return t.select(sel);
+    void this.table.maintain();
+    return this.onDemand(sel.sats, sel.from_ms, sel.to_ms).select(sel);
+  }
+
+  private selection(q: PassQuery): PassSelection {
     const { prop } = this.orbits();
     let sats: Set<number> | null = null;
     if (q.sat_ids) {
@@ -268,22 +275,23 @@ export class OrbitEngine implements OrbitService {
         if (i !== undefined) sats.add(i);
       }
     }
-    const sel = { from_ms: q.from_ms, to_ms: to, min_max_el_deg: q.min_max_el_deg, include_ongoing: q.include_ongoing, sats, limit: q.limit };
-    const t = this.table.current();
-    if (t && t.covers(q.from_ms, to)) return t.select(sel);
-    void this.table.maintain();
-    return this.onDemand(sats, q.from_ms, to).select(sel);
+    return { from_ms: q.from_ms, to_ms: q.from_ms + q.hours * 3600_000, min_max_el_deg: q.min_max_el_deg, include_ongoing: q.include_ongoing, sats, limit: q.limit };
   }
 
-  /** The route's entry: waits for a table being computed unless the request is small enough to answer now. */
+  /**
+   * The route's entry: waits for a table being computed unless the request is small enough to
+   * answer now; a table's answer is selected in slices (48 h of the 16k table is ~220k passes).
+   */
   async passesWhenReady(q: PassQuery): Promise<PassList> {
     const to = q.from_ms + q.hours * 3600_000;
-    const t = this.table.current();
+    let t = this.table.current();
     const few = q.sat_ids !== undefined && q.sat_ids.length <= ON_DEMAND_MAX_SATS;
     if (!(t && t.covers(q.from_ms, to)) && !few) {
       void this.table.maintain();
       await this.table.ready();
+      t = this.table.current();
     }
+    if (t && t.covers(q.from_ms, to)) return drainSliced(t.selectSteps(this.selection(q)));
     return this.passes(q);
   }
 

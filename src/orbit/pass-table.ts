@@ -6,6 +6,9 @@ import type { PassEvent, PassList } from './types.js';
 
 /** Passes copied between two yields of rowsSteps (a few ms cold on the Pi). */
 const ROWS_PER_STEP = 10_000;
+/** A select step: rows looked at, an event built counting as EVENT_WORK rows (~0.5 ms here). */
+const SELECT_WORK_PER_STEP = 16_384;
+const EVENT_WORK = 64;
 /** A column-build step is 3–7 ms here: one per loop turn. */
 const STEP_PER_TURN = { ...eventLoopSlicer, sliceMs: 0 };
 
@@ -176,15 +179,31 @@ export class PassTable {
    * up to `limit` events built, and `total` counting every match.
    */
   select(q: PassSelection): PassList {
+    return drain(this.selectSteps(q));
+  }
+
+  /**
+   * The same, yielding now and then: 48 h of a 16k table is ~220k passes to count and 2000 events
+   * (three ISO texts each) to build, ~10–20 ms here in one go.
+   */
+  *selectSteps(q: PassSelection): Generator<void, PassList, undefined> {
     const out = [] as unknown as PassList;
     const limit = q.limit ?? Infinity;
     let total = 0;
+    let work = 0;
     const start = this.lowerBound(q.include_ongoing ? q.from_ms - this.maxDurationMs : q.from_ms);
     for (let k = start; k < this.size && this.aos[k] < q.to_ms; k++) {
+      if (++work >= SELECT_WORK_PER_STEP) {
+        work = 0;
+        yield;
+      }
       if (this.aos[k] < q.from_ms && (!q.include_ongoing || this.los[k] <= q.from_ms)) continue;
       if (this.maxEl[k] < q.min_max_el_deg) continue;
       if (q.sats && !q.sats.has(this.sat[k])) continue;
-      if (total++ < limit) out.push(this.event(k));
+      if (total++ < limit) {
+        out.push(this.event(k));
+        work += EVENT_WORK;
+      }
     }
     out.total = total;
     return out;

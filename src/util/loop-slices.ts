@@ -14,7 +14,7 @@ export interface LoopSlicer {
  * Wall time, so a slice is 8 ms on a Pi Zero 2 too (it just does less): short next to a CI-V poll
  * interval or a KISS frame. A slice can run over by one step, so steps are kept well under it.
  */
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
 
 /**
  * Sliced jobs take turns: one job resumes per turn of the event loop (the head of a FIFO), so
