@@ -255,6 +255,15 @@ export class GuidanceService {
     return this.profilesList().find((p) => p.sat_id === sat_id) ?? null;
   }
 
+  /**
+   * What every pass's guidance depends on besides the pass itself: the profile index, a new object
+   * whenever the catalog or the profile set changes (a transmitter refresh, an operator profile
+   * added or removed). A cache of embedded guidance (the /passes item bytes) is kept against it.
+   */
+  basis(): object {
+    return this.profiles();
+  }
+
   profile(sat_id: string): FrequencyProfile | null {
     return this.profiles().bySatId.get(sat_id) ?? null;
   }

@@ -12,7 +12,8 @@ import type { PassEvent } from '../orbit/types.js';
 // (new catalog version, location or time window) has new objects, so nothing is ever looked up
 // across tables. A whole answer's item bytes are reused only for exactly the same events in the same
 // order, which is how a pass filter or min elevation change, a pass starting or a pass entering the
-// window shows up: no timers, no invalidation hooks to forget.
+// window shows up: no timers, no invalidation hooks to forget. A new catalog or guidance profile
+// set is a new basis (GuidanceService.basis), which drops everything kept.
 
 /** Answers (item arrays) kept: one per client kind (kiosk default, /radio's 48 h) without churn. */
 const ANSWERS_MAX = 2;
@@ -27,7 +28,7 @@ export class PassBytesCache {
   /** Per pass still to come: its item's JSON text (least recently used first). */
   private readonly items = new Map<PassEvent, string>();
   private readonly answers = new Map<string, Answer>();
-  /** What everything here was built against (the catalog object); a new one drops it all. */
+  /** What everything here was built against (the guidance's basis: catalog and profiles); a new one drops it all. */
   private basis: unknown = null;
   /** Items serialised and whole answers reused, since start (tests and the bench read these). */
   readonly stats = { itemsBuilt: 0, answersReused: 0 };

@@ -103,7 +103,11 @@ export function frequencyGuideRoutes(s: Services): RouteDef[] {
         'It wins over the data, persists atomically and survives refreshes; each bad field is named in the 400.',
       body: OperatorProfileInputSchema,
       response: v.object({ profile: ListedProfileSchema }),
-      handler: async ({ body }) => ({ profile: await s.guidance.setOperatorProfile(body, s.clock.now()) }),
+      handler: async ({ body }) => {
+        const profile = await s.guidance.setOperatorProfile(body, s.clock.now());
+        s.invalidateLite(); // the lite screen's guidance shows the new profile now, not after its 15 s cache
+        return { profile };
+      },
     }),
     route({
       method: 'POST',
@@ -112,7 +116,11 @@ export function frequencyGuideRoutes(s: Services): RouteDef[] {
       summary: 'Remove the operator profile of a satellite: it returns to the data\'s profile (answered, or null when the data has none). 404 when it had no operator profile.',
       body: v.object({ sat_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) }),
       response: v.object({ profile: v.nullable(ListedProfileSchema) }),
-      handler: async ({ body }) => ({ profile: await s.guidance.deleteOperatorProfile(body.sat_id) }),
+      handler: async ({ body }) => {
+        const profile = await s.guidance.deleteOperatorProfile(body.sat_id);
+        s.invalidateLite();
+        return { profile };
+      },
     }),
   ];
 }

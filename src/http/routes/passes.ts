@@ -87,7 +87,7 @@ export function passesRoutes(s: Services): RouteDef[] {
         // The items' costly part, each pass's phase range rates, as the last run kept them.
         s.guidance.loadPassRates();
         // In the background's short slices: a request meanwhile builds what is not warm yet itself.
-        await drainSliced(bytes.warm(s.catalog.current(), passes, now, (p) => passItem(s, p, now)), backgroundSlicer);
+        await drainSliced(bytes.warm(s.guidance.basis(), passes, now, (p) => passItem(s, p, now)), backgroundSlicer);
         await s.guidance.persistPassRates(now);
       })
       // A warm-up that fails leaves the first answer to build its items, as before.
@@ -134,7 +134,8 @@ export function passesRoutes(s: Services): RouteDef[] {
         // The items' bytes are kept (src/http/pass-bytes-cache.ts): the same passes again are a lookup;
         // new ones get their guidance and JSON in slices (2000 cold items are ~100 ms here).
         const key = `${query.hours}|${min_max_el}|${query.include_all_sats}|${query.include_ongoing}|${query.limit}|${query.sat_ids?.join(',') ?? ''}`;
-        const basis = s.catalog.current();
+        // The catalog and the guidance profiles: a profile added or removed shows in the next answer.
+        const basis = s.guidance.basis();
         const stored = bytes.answer(key, basis, passes, now);
         const items = stored ?? (await drainSliced(bytes.build(key, basis, passes, now, (p) => passItem(s, p, now))));
         const count = passes.length;
