@@ -14,6 +14,7 @@ import { NetworkService } from './station/network.js';
 import { LiteSettingsService } from './station/lite-settings-service.js';
 import { StationService } from './station/station-service.js';
 import { LiteService } from './station/lite-service.js';
+import { PassItemsService } from './station/pass-items-service.js';
 import { liteReply } from './http/routes/lite.js';
 import { RadioArea } from './radio/radio-area.js';
 import type { SerialDriver } from './links/serial-driver.js';
@@ -89,7 +90,7 @@ type Parts = Core & Devices & Station;
  * areas for a QSO, the recording under way among them).
  */
 const startOrder = (p: Parts): Lifecycle[] => [
-  p.location, p.catalog, p.datasets, p.orbit, p.guidance, p.scheduler,
+  p.location, p.catalog, p.datasets, p.orbit, p.guidance, p.passItems, p.scheduler,
   p.lan, p.radio, p.aprs, p.rotator, p.access, p.hamlib, p.recording, p.logbook,
 ];
 
@@ -103,7 +104,7 @@ const startOrder = (p: Parts): Lifecycle[] => [
  */
 const stopOrder = (p: Parts): Lifecycle[] => [
   p.scheduler, p.logbook, p.recording, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
-  p.guidance, p.orbit, p.datasets, p.catalog, p.location,
+  p.passItems, p.guidance, p.orbit, p.datasets, p.catalog, p.location,
 ];
 
 export class App {
@@ -312,5 +313,6 @@ function buildStation(opts: AppOptions, clock: Clock, stores: Stores, core: Core
     log: logger('logbook'),
     programVersion: VERSION,
   });
-  return { liteSettings, station, lite, logbook, recording };
+  const passItems = new PassItemsService({ clock, orbit, guidance, passFilter: stores.passFilter, dataDir: config.dataDir });
+  return { liteSettings, station, lite, passItems, logbook, recording };
 }

@@ -11,6 +11,7 @@ import type { NetworkService } from './station/network.js';
 import type { LiteSettingsService } from './station/lite-settings-service.js';
 import type { StationService } from './station/station-service.js';
 import type { LiteService } from './station/lite-service.js';
+import type { PassItemsService } from './station/pass-items-service.js';
 import type { RawReply } from './http/route.js';
 import type { RadioArea } from './radio/radio-area.js';
 import type { AprsService } from './aprs/aprs-service.js';
@@ -55,6 +56,8 @@ export interface Services {
   liteSettings: LiteSettingsService;
   /** ISS state, station identity, the screen's active target (system state and the snapshot build on it). */
   station: StationService;
+  /** The /passes items with their guidance as bytes: kept, warmed after each table, kept across restarts. */
+  passItems: PassItemsService;
   /** The lite snapshot behind its 15 s cache (invalidateLite clears it). */
   lite: LiteService<RawReply>;
   /** Rig control over CI-V: connection, poll, writes, auto-track and the pass-pinned session. */

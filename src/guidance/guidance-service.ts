@@ -2,6 +2,7 @@ import type { Catalog, CatalogProvider } from '../catalog/types.js';
 import type { OrbitService, PassEvent } from '../orbit/types.js';
 import { currentOrNextWorkablePass } from '../orbit/workable-pass.js';
 import { iso } from '../util/clock.js';
+import { Hash64 } from '../util/hash64.js';
 import { logger } from '../util/logger.js';
 import bundledProfiles from './data/profiles.json';
 import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
@@ -100,6 +101,8 @@ export class GuidanceService {
   private entries: ProfileEntry[] | null = null;
   private index: ProfileIndex | null = null;
   private indexedCatalog: Catalog | null = null;
+  /** basisKey() of the current index (null: not computed yet). */
+  private indexKey: string | null = null;
   /** Sources by norad_id for the served set. */
   private sources = new Map<number, { source: ProfileSource; date: string }>();
   private bundledEntries: ProfileEntry[] | null = null;
@@ -173,6 +176,7 @@ export class GuidanceService {
     }
     this.index = indexProfiles(this.entries, catalog);
     this.indexedCatalog = catalog;
+    this.indexKey = null;
     this.passRates.clear();
     for (const e of this.index.unresolved) log.debug(() => `profile ${e.name} (norad ${e.norad_id}) has no satellite in the catalog`);
     return this.index;
@@ -262,6 +266,16 @@ export class GuidanceService {
    */
   basis(): object {
     return this.profiles();
+  }
+
+  /**
+   * basis() as text that names it across restarts: the catalog version and a hash of the merged
+   * profile set (what a file of embedded guidance is checked against).
+   */
+  basisKey(): string {
+    const index = this.profiles();
+    if (this.indexKey === null || this.index !== index) this.indexKey = `${this.deps.catalog.current().version}|${new Hash64().update(JSON.stringify(this.entries)).hex()}`;
+    return this.indexKey;
   }
 
   profile(sat_id: string): FrequencyProfile | null {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-// /passes keeps its items' bytes (src/http/pass-bytes-cache.ts) and the lite snapshot is cached
+// /passes keeps its items' bytes (src/station/pass-bytes-cache.ts) and the lite snapshot is cached
 // 15 s; an operator profile added or removed changes what both embed, so the next answer shows it,
 // never the kept bytes.
 

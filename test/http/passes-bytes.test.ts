@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { FixedClock } from '../../src/util/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-// /passes keeps its items' bytes (src/http/pass-bytes-cache.ts). A repeated query is served from
+// /passes keeps its items' bytes (src/station/pass-bytes-cache.ts). A repeated query is served from
 // stored bytes (X-Cache: HIT) and must be byte-identical to a fresh build; everything the items
 // depend on (the passes selected, the clock passing an AOS, a pass under way, the location, the
 // pass filter) must give a fresh answer equal to what a server that never cached anything says.

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PassBytesCache } from '../../src/http/pass-bytes-cache.js';
+import { PassBytesCache } from '../../src/station/pass-bytes-cache.js';
 import { drain } from '../../src/util/loop-slices.js';
 import type { PassEvent } from '../../src/orbit/types.js';
 
-// The /passes warm-up (src/http/routes/passes.ts): PassBytesCache.warm builds the items of passes
+// The /passes warm-up (src/station/pass-items-service.ts): PassBytesCache.warm builds the items of passes
 // still to come without storing an answer, so the next build serialises none of them again.
 
 const T0 = Date.parse('2026-08-22T12:00:00Z');

@@ -1,4 +1,5 @@
 import type { PassEvent } from '../orbit/types.js';
+import { passItemAos, passItemKey } from './pass-items-file.js';
 
 // Serialised /passes items, kept so a repeated query writes stored bytes instead of running the
 // frequency guidance and JSON.stringify for every pass again (at a tenth of a core, 1000 passes
@@ -30,8 +31,10 @@ export class PassBytesCache {
   private readonly answers = new Map<string, Answer>();
   /** What everything here was built against (the guidance's basis: catalog and profiles); a new one drops it all. */
   private basis: unknown = null;
-  /** Items serialised and whole answers reused, since start (tests and the bench read these). */
-  readonly stats = { itemsBuilt: 0, answersReused: 0 };
+  /** Items of the last run read back for this basis (pass-items-file.ts): taken over on first use. */
+  private stored: Map<string, string> | null = null;
+  /** Items serialised, read back and whole answers reused, since start (tests and the bench read these). */
+  readonly stats = { itemsBuilt: 0, itemsRead: 0, answersReused: 0 };
 
   /** @param itemMax items kept: at least two of the largest answers, so two clients do not evict each other. */
   constructor(private readonly itemMax: number) {}
@@ -63,7 +66,7 @@ export class PassBytesCache {
     for (let i = 0; i < events.length; i++) {
       const p = events[i];
       const future = now_ms < p.aos_ms;
-      let text = future ? this.items.get(p) : undefined;
+      let text = future ? this.kept(p) : undefined;
       if (text === undefined) {
         text = JSON.stringify(item(p));
         this.stats.itemsBuilt++;
@@ -96,12 +99,40 @@ export class PassBytesCache {
     let built = 0;
     for (const p of events) {
       if (this.basis !== basis) return built; // a new catalog arrived meanwhile: these items are stale
-      if (now_ms >= p.aos_ms || this.items.has(p)) continue;
+      if (now_ms >= p.aos_ms || this.kept(p) !== undefined) continue;
       this.keepItem(p, JSON.stringify(item(p)));
       this.stats.itemsBuilt++;
       if (++built % 16 === 0) yield;
     }
     return built;
+  }
+
+  /**
+   * Items read back from the last run for `basis` (the basis the file was checked against): each
+   * is used in place of a build when its pass is asked for.
+   */
+  adopt(basis: unknown, stored: Map<string, string>): void {
+    this.sync(basis);
+    this.stored = stored;
+  }
+
+  /** Every item kept for a pass starting after `now_ms`, by pass key: what the next start reads back. */
+  *keptItems(now_ms: number): Generator<readonly [string, string]> {
+    for (const [p, text] of this.items) if (p.aos_ms > now_ms) yield [passItemKey(p), text];
+    if (this.stored) for (const e of this.stored) if (passItemAos(e[0]) > now_ms) yield e;
+  }
+
+  /** The kept text of a pass: built here, or read back (then kept as built). */
+  private kept(p: PassEvent): string | undefined {
+    const text = this.items.get(p);
+    if (text !== undefined || !this.stored?.size) return text;
+    const key = passItemKey(p);
+    const read = this.stored.get(key);
+    if (read === undefined) return undefined;
+    this.stored.delete(key);
+    this.keepItem(p, read);
+    this.stats.itemsRead++;
+    return read;
   }
 
   private keepItem(p: PassEvent, text: string): void {
@@ -113,6 +144,7 @@ export class PassBytesCache {
     if (basis === this.basis) return;
     this.items.clear();
     this.answers.clear();
+    this.stored = null;
     this.basis = basis;
   }
 }
