@@ -136,7 +136,7 @@ async function snapshot(base: string): Promise<{ miss: number[]; hit: number[] }
 /**
  * /passes?hours=48 (what /radio and the kiosk ask for): the first answer after boot, which builds
  * every item's guidance and JSON, apart from the repeats, which find the items' bytes stored
- * (X-Cache HIT, src/http/pass-bytes-cache.ts) until the table, the filter or the passes change.
+ * (X-Cache HIT, src/station/pass-bytes-cache.ts) until the table, the filter or the passes change.
  */
 async function passes(base: string): Promise<{ first: number; ms: number[]; hits: number; count: number }> {
   const first = await timed(`${base}/api/v1/passes?hours=48`);
