@@ -36,6 +36,11 @@ export class PassBytesCache {
   /** Items serialised, read back and whole answers reused, since start (tests and the bench read these). */
   readonly stats = { itemsBuilt: 0, itemsRead: 0, answersReused: 0 };
 
+  /** What the kept items were built against (a caller writing them names it). */
+  get currentBasis(): unknown {
+    return this.basis;
+  }
+
   /** @param itemMax items kept: at least two of the largest answers, so two clients do not evict each other. */
   constructor(private readonly itemMax: number) {}
 

@@ -9,7 +9,7 @@ import type { PassEvent, PassList } from '../orbit/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
-import { backgroundSlicer, drainSliced } from '../util/loop-slices.js';
+import { backgroundSlicer, drain, drainSliced } from '../util/loop-slices.js';
 import { PassBytesCache } from './pass-bytes-cache.js';
 import { passFilterSatIds, type PassFilter } from './pass-filter.js';
 import { encodePassItemsSteps, PASS_ITEMS_FILE, readPassItems, writePassItems } from './pass-items-file.js';
@@ -72,6 +72,8 @@ export class PassItemsService {
   private warmedTable: PassTable | null = null;
   /** The items file being written, if any: a stop waits for it (nothing else of a warm-up). */
   private writing: Promise<void> | null = null;
+  /** bytes.stats.itemsBuilt when the file last matched what is kept (written, or read back with nothing built). */
+  private writtenBuilt = 0;
   private unsubscribe: () => void = () => {};
   private stopped = false;
 
@@ -83,11 +85,15 @@ export class PassItemsService {
     if (t) this.warm(t);
   }
 
-  /** A warm-up under way ends at its next step (it may be waiting for a 16k table); a file write is finished. */
+  /**
+   * A warm-up under way ends at its next step (it may be waiting for a 16k table); a file write is
+   * finished, and items built since the last write (by requests, or a warm-up cut short) are written.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe();
     await this.writing;
+    if (this.bytes.stats.itemsBuilt !== this.writtenBuilt) await this.writeKept(this.d.clock.now(), false).catch((err) => log.warn(`pass items not kept: ${errorMessage(err)}`));
   }
 
   /** Resolves once the warm-ups asked for so far are over, their file written (tests, the bench). */
@@ -140,17 +146,26 @@ export class PassItemsService {
     // The items themselves, as the last run kept them for this catalog and profile set.
     const basis = guidance.basis();
     const basisKey = guidance.basisKey();
-    const path = join(this.d.dataDir, PASS_ITEMS_FILE);
-    const read = readPassItems(path, basisKey, now);
+    const read = readPassItems(join(this.d.dataDir, PASS_ITEMS_FILE), basisKey, now);
     if (read.entries) this.bytes.adopt(basis, read.entries);
     log.debug(() => `pass items from the last run: ${read.note}`);
     // A request meanwhile builds what is not warm yet itself.
-    const built = await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, (p) => passItem(guidance, p, now)), 0), backgroundSlicer);
+    await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, (p) => passItem(guidance, p, now)), 0), backgroundSlicer);
     await guidance.persistPassRates(now);
-    if (this.stopped || (built === 0 && read.entries)) return;
-    const parts = await drainSliced(this.whileRunning(encodePassItemsSteps(basisKey, this.bytes.keptItems(now)), null), backgroundSlicer);
+    // Written when something was built since the file last matched (here or by requests).
+    if (!this.stopped && (this.bytes.stats.itemsBuilt !== this.writtenBuilt || !read.entries)) await this.writeKept(now, true);
+  }
+
+  /** Writes the items kept for passes after `now_ms`, when they were built against the guidance's current basis. */
+  private async writeKept(now_ms: number, sliced: boolean): Promise<void> {
+    const basis = this.d.guidance.basis();
+    if (this.bytes.currentBasis !== basis) return; // built against an older catalog or profile set
+    const built = this.bytes.stats.itemsBuilt;
+    const steps = encodePassItemsSteps(this.d.guidance.basisKey(), this.bytes.keptItems(now_ms));
+    const parts = sliced ? await drainSliced(this.whileRunning(steps, null), backgroundSlicer) : drain(steps);
     if (!parts) return;
-    await (this.writing = writePassItems(path, parts).finally(() => (this.writing = null)));
+    await (this.writing = writePassItems(join(this.d.dataDir, PASS_ITEMS_FILE), parts).finally(() => (this.writing = null)));
+    this.writtenBuilt = built;
   }
 
   /** `g`'s steps until it ends, or `stopped` once the service stops. */

@@ -93,8 +93,9 @@ describe('/passes after a restart takes the items the last run kept', () => {
     assert.equal(second.built, 0, 'the answer built none');
     assert.ok(second.read >= second.body.count, `${second.read} items read back`);
     assert.deepEqual(second.body, first.body);
-    // An operator profile changes the basis: at once in the running server, and the file (made
-    // for the data's profiles) is not read back by the next start, which builds with it.
+    const dataFile = readFileSync(join(dataDir, PASS_ITEMS_FILE), 'utf8');
+    // An operator profile changes the basis at once in the running server, whose stop keeps the
+    // items it built with it (the next start reads them back).
     const third = await run(async (s) => {
       const put = await s.post('/api/v1/frequency-guides/profiles', { sat_id: 'iss', mode: 'fm', columns: [{ uplink_hz: null, downlink_hz: 437_800_000, label: 'beacon' }], uplink_step_hz: 0, downlink_step_hz: 1000, downlink_mode: 'FM-D', note: 'test' });
       assert.equal(put.status, 200);
@@ -102,13 +103,41 @@ describe('/passes after a restart takes the items the last run kept', () => {
     const issOf = (body: { items: { sat_id: string; frequencyRecommendation: { uplink_mhz: number | null } }[] }) => body.items.find((p) => p.sat_id === 'iss')!;
     assert.equal(issOf(third.body).frequencyRecommendation.uplink_mhz, null, 'built with the operator profile');
     const fourth = await run();
-    assert.equal(fourth.read, 0, 'nothing read back from a file for the data\'s profiles');
-    assert.ok(fourth.builtAtWarm > 0);
-    assert.equal(issOf(fourth.body).frequencyRecommendation.uplink_mhz, null);
+    assert.equal(fourth.built, 0);
     assert.deepEqual(fourth.body, third.body);
+    // A file made for the data's profiles is not read back by a start with the operator's.
+    writeFileSync(join(dataDir, PASS_ITEMS_FILE), dataFile);
     const fifth = await run();
-    assert.equal(fifth.built, 0, 'the fourth run kept its items for this profile set');
+    assert.equal(fifth.read, 0, 'nothing read back from a file for another profile set');
+    assert.equal(issOf(fifth.body).frequencyRecommendation.uplink_mhz, null);
     assert.deepEqual(fifth.body, third.body);
     assert.match(readFileSync(join(dataDir, PASS_ITEMS_FILE), 'utf8').split('\n')[0], /"format":1/);
+  });
+});
+
+describe('a stop keeps the items requests built', () => {
+  const dataDir = tmpDataDir('satstation-pass-items-stop-');
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('a server stopped right after its first /passes (its warm-up cut short) leaves them for the next start', async () => {
+    const a = await startServer({ dataDir, now: '2026-08-22T12:00:00Z' });
+    const first = await a.get('/api/v1/passes?hours=48');
+    assert.equal(first.status, 200);
+    assert.ok(a.app.services.passItems.bytes.stats.itemsBuilt >= first.body.count);
+    await a.stop();
+    assert.ok(existsSync(join(dataDir, PASS_ITEMS_FILE)), 'written at the stop');
+    const b = await startServer({ dataDir, now: '2026-08-22T12:00:00Z' });
+    try {
+      await b.app.services.orbit.table.ready();
+      await b.app.services.passItems.settled();
+      const stats = b.app.services.passItems.bytes.stats;
+      const builtBefore = stats.itemsBuilt;
+      const again = await b.get('/api/v1/passes?hours=48');
+      assert.deepEqual(again.body, first.body);
+      assert.equal(stats.itemsBuilt - builtBefore, 0, 'the answer built nothing');
+      assert.ok(stats.itemsRead >= first.body.count, 'its items were read back');
+    } finally {
+      await b.stop();
+    }
   });
 });
