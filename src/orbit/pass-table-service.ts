@@ -12,7 +12,7 @@ import type { Observer } from './types.js';
 const log = logger('pass-table');
 
 // Precomputed pass tables, off the request path: the search runs in time slices (setImmediate
-// between them), persists to DATA_DIR/pass-cache.json, reloads at boot, extends itself when the
+// between them), persists to DATA_DIR/pass-table.bin (pass-table-file.ts), reloads at boot, extends itself when the
 // node-cron job (PASS_TABLE_CRON, on the app's Scheduler) calls maintain() before the horizon
 // runs short, and recomputes when the key (catalog version, rounded location, horizon) changes.
 // One computation at a time; a request for a newer key supersedes it. A catalogue too big to keep

@@ -170,6 +170,14 @@ export type CappedRead =
  * may be writing it). A file over the cap is never parsed: JSON.parse of it could exhaust the heap.
  */
 export function readTextCapped(path: string, maxBytes: number): CappedRead {
+  const r = readBytesCapped(path, maxBytes);
+  return r.kind === 'bytes' ? { kind: 'text', text: r.bytes.toString('utf8') } : r;
+}
+
+export type CappedBytes = Exclude<CappedRead, { kind: 'text' }> | { kind: 'bytes'; bytes: Buffer };
+
+/** The same read, the bytes as they are (a binary state file). */
+export function readBytesCapped(path: string, maxBytes: number): CappedBytes {
   let fd: number;
   try {
     if (!statSync(path).isFile()) return { kind: 'not-a-file' };
@@ -196,7 +204,7 @@ export function readTextCapped(path: string, maxBytes: number): CappedRead {
       n += got;
     }
     if (n > maxBytes) return { kind: 'too-large', bytes: n };
-    return { kind: 'text', text: buf.toString('utf8', 0, n) };
+    return { kind: 'bytes', bytes: buf.subarray(0, n) };
   } catch (err) {
     return { kind: 'error', code: (err as NodeJS.ErrnoException).code ?? 'EIO' };
   } finally {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadPassTable, PASS_CACHE_FILE, savePassTable } from '../../src/orbit/pass-table-file.js';
+import { decodePassTable, loadPassTable, PASS_CACHE_FILE, savePassTable } from '../../src/orbit/pass-table-file.js';
 import { PassTableService } from '../../src/orbit/pass-table-service.js';
 import { PassTable, tableKey } from '../../src/orbit/pass-table.js';
 import { Propagator } from '../../src/orbit/propagator.js';
@@ -50,21 +50,40 @@ test('pass table: rows spread over months (a hand-edited cache) still sort by AO
   assert.deepEqual([...t.aos], [T0 - year, T0, T0, T0 + year]);
 });
 
-test('pass cache file: round trip, and a damaged or foreign file is ignored', async () => {
+test('pass table file: round trip, and a damaged, foreign or legacy file is ignored (the legacy one removed)', async () => {
   const dir = tmpDataDir();
   const path = join(dir, PASS_CACHE_FILE);
   try {
-    await savePassTable(path, synthetic());
+    const t = synthetic();
+    await savePassTable(path, t);
     const back = await loadPassTable(path);
     assert.ok(back);
     assert.deepEqual(back.key, key);
-    assert.deepEqual(back.rows(), synthetic().rows());
-    writeFileSync(path, '{"format":1,');
+    assert.deepEqual(back.rows(), t.rows());
+    assert.deepEqual([back.satIds, back.names, back.from_ms, back.to_ms, back.maxDurationMs], [t.satIds, t.names, t.from_ms, t.to_ms, t.maxDurationMs]);
+    assert.deepEqual(back.select({ from_ms: T0, to_ms: T0 + 48 * H, min_max_el_deg: 0, include_ongoing: true, sats: null }), t.select({ from_ms: T0, to_ms: T0 + 48 * H, min_max_el_deg: 0, include_ongoing: true, sats: null }));
+    const good = readFileSync(path);
+    const at = good.length - t.size * 36; // where the columns start
+    const damaged = (change: (b: Buffer) => void) => {
+      const b = Buffer.from(good);
+      change(b);
+      return decodePassTable(b);
+    };
+    assert.equal(damaged((b) => b.write('X', 0)), 'not a pass table file');
+    assert.equal(decodePassTable(good.subarray(0, good.length - 1)), 'its length does not match its header');
+    assert.equal(decodePassTable(good.subarray(0, 20)), 'its header is cut short');
+    assert.equal(damaged((b) => b.writeInt32LE(99, at + 32 * t.size)), 'a satellite index is out of range');
+    assert.equal(damaged((b) => b.writeDoubleLE(NaN, at)), 'a pass is not a pass');
+    assert.equal(damaged((b) => b.writeDoubleLE(t.aos[0] + 400 * H, at)), 'a pass is not a pass', 'AOS after its TCA');
+    assert.ok(t.size > 1);
+    assert.equal(damaged((b) => b.writeDoubleLE(t.aos[0] - 1, at + 8)), 'the passes are not in AOS order');
+    writeFileSync(path, good.subarray(0, good.length - 8));
     assert.equal(await loadPassTable(path), null);
-    writeFileSync(path, JSON.stringify({ format: 1, key, from_ms: 0, to_ms: 1, sat_ids: ['a'], names: ['A'], rows: [5, 1, 2, 3, 4] }));
-    assert.equal(await loadPassTable(path), null, 'satellite index out of range');
+    // The JSON file of earlier versions is removed, never read.
+    writeFileSync(join(dir, 'pass-cache.json'), '{"format":1}');
     rmSync(path);
     assert.equal(await loadPassTable(path), null);
+    assert.ok(!existsSync(join(dir, 'pass-cache.json')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -128,7 +147,7 @@ test('pass table service: computed in slices, persisted, reloaded, extended, re-
     await b.maintain();
     const t5 = b.current()!;
     assert.equal(t5.key.lat, -33.869);
-    assert.equal(JSON.parse(readFileSync(join(dir, PASS_CACHE_FILE), 'utf8')).key.lat, -33.869);
+    assert.equal((await loadPassTable(join(dir, PASS_CACHE_FILE)))?.key.lat, -33.869);
 
     // Clear: file and table gone, then recomputed in the background.
     assert.equal(await b.clear(), true);

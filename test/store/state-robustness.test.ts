@@ -46,7 +46,7 @@ describe('state files are bounded before they are read', () => {
     const data = tmpDataDir();
     mkdirSync(join(data, 'catalog', 'sources'), { recursive: true });
     mkdirSync(join(data, 'snapshots'));
-    for (const f of ['gps-settings.json', 'location.json', 'pass-cache.json']) huge(join(data, f), 100 * MB);
+    for (const f of ['gps-settings.json', 'location.json', 'pass-table.bin']) huge(join(data, f), 100 * MB);
     writeFileSync(join(data, 'catalog', 'catalog.json'), `{"format":1,"elements":${tinyObjects(15 * 1024 * 1024)}}`);
     execFileSync('mkfifo', [join(data, 'lite-settings.json')]);
     const stale = ['gps-settings.json.tmp-999999-1', 'snapshots/20260101T000000Z-1.json.tmp-999999-2', 'catalog/catalog.json.tmp-999999-3', 'catalog/sources/0123456789abcdef.json.tmp-999999-4'];
