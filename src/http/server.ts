@@ -15,7 +15,7 @@ import { parseOr400, validationError } from './validate.js';
 import type { EventHub } from '../events/hub.js';
 import { EVENTS_PATH } from '../events/protocol.js';
 import { eventsBehavior } from './events-socket.js';
-import { noteRequest } from '../util/loop-slices.js';
+import { noteRequest, noteRequestClosed, noteRequestOpen } from '../util/loop-slices.js';
 
 const log = logger('http');
 
@@ -112,6 +112,8 @@ const FILE_CHUNK_BYTES = 64 * 1024;
 interface ReqState {
   aborted: boolean;
   head: boolean;
+  /** Counted in inFlight until answered or abandoned (closed() once). */
+  open: boolean;
 }
 
 /** A parameter given more than once keeps every value (an array), so its schema refuses it instead of the last one winning. */
@@ -222,11 +224,14 @@ export class HttpServer {
     };
     const contentType = req.getHeader('content-type');
     const declaredLength = Number(req.getHeader('content-length') || 0);
-    const state: ReqState = { aborted: false, head };
+    const state: ReqState = { aborted: false, head, open: true };
     res.onAborted(() => {
       state.aborted = true;
+      // A client gone mid-body never reaches a handler: it is abandoned here.
+      this.closed(state);
     });
     this.inFlight++;
+    noteRequestOpen();
 
     if (method !== 'POST') {
       this.run(res, route, ctx, state);
@@ -331,7 +336,7 @@ export class HttpServer {
         // Wait one loop turn and do not apply a write whose answer can no longer be delivered.
         await nextTurn();
         if (state.aborted) {
-          this.inFlight--;
+          this.closed(state);
           log.warn(`${route.method} ${route.path} not run: connection closed before it started (pipelined request?)`);
           return;
         }
@@ -407,7 +412,7 @@ export class HttpServer {
       }
       if (!state.aborted) res.cork(() => res.end());
     } finally {
-      this.inFlight--;
+      this.closed(state);
     }
   }
 
@@ -478,7 +483,7 @@ export class HttpServer {
     } catch (err) {
       this.cutMidway(res, state, 'a file reply', err);
     } finally {
-      this.inFlight--;
+      this.closed(state);
       await fh?.close().catch(() => {});
     }
   }
@@ -490,8 +495,16 @@ export class HttpServer {
     state.aborted = true;
   }
 
-  private finish(res: uWS.HttpResponse, state: ReqState, reply: Reply, close = false): void {
+  /** A request begun in onRequest is answered or abandoned: counted once. */
+  private closed(state: ReqState): void {
+    if (!state.open) return;
+    state.open = false;
     this.inFlight--;
+    noteRequestClosed();
+  }
+
+  private finish(res: uWS.HttpResponse, state: ReqState, reply: Reply, close = false): void {
+    this.closed(state);
     if (state.aborted) return; // the client is gone; nothing to write, nothing leaked
     this.send(res, reply, close, state.head);
   }

@@ -72,6 +72,9 @@ export class PassItemsService {
   private warmedTable: PassTable | null = null;
   /** The items file being written, if any: a stop waits for it (nothing else of a warm-up). */
   private writing: Promise<void> | null = null;
+  /** The basis the last run's rates and items were read back for, and whether the file was for it. */
+  private readFor: unknown = null;
+  private fileMatched = false;
   /** bytes.stats.itemsBuilt when the file last matched what is kept (written, or read back with nothing built). */
   private writtenBuilt = 0;
   private unsubscribe: () => void = () => {};
@@ -108,6 +111,8 @@ export class PassItemsService {
     const basis = this.d.guidance.basis();
     const stored = this.bytes.answer(q.key, basis, passes, now_ms);
     if (stored) return { passes, items: stored, hit: true };
+    // A request before the warm-up had its quiet takes what the last run kept first.
+    this.readBack(now_ms);
     // New items get their guidance and JSON in slices (2000 cold items are ~100 ms here).
     const items = await drainSliced(this.bytes.build(q.key, basis, passes, now_ms, (p) => passItem(this.d.guidance, p, now_ms)));
     return { passes, items, hit: false };
@@ -128,6 +133,9 @@ export class PassItemsService {
   }
 
   private async warmNow(): Promise<void> {
+    // Nothing of it before the requests right after boot are served: it reads two files and
+    // selects ~1000 passes, ~0.5 s at a tenth of a core (a request needing the items reads them itself).
+    await backgroundSlicer.yieldTo();
     if (this.stopped) return;
     const { orbit, guidance } = this.d;
     const now = this.d.clock.now();
@@ -141,19 +149,31 @@ export class PassItemsService {
       limit: MAX_PASS_ITEMS,
     });
     if (this.stopped) return;
-    // The items' costly part, each pass's phase range rates, as the last run kept them.
-    guidance.loadPassRates();
-    // The items themselves, as the last run kept them for this catalog and profile set.
+    this.readBack(now);
+    // In the background's short slices: a request meanwhile builds what is not warm yet itself.
     const basis = guidance.basis();
-    const basisKey = guidance.basisKey();
-    const read = readPassItems(join(this.d.dataDir, PASS_ITEMS_FILE), basisKey, now);
-    if (read.entries) this.bytes.adopt(basis, read.entries);
-    log.debug(() => `pass items from the last run: ${read.note}`);
-    // A request meanwhile builds what is not warm yet itself.
     await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, (p) => passItem(guidance, p, now)), 0), backgroundSlicer);
     await guidance.persistPassRates(now);
     // Written when something was built since the file last matched (here or by requests).
-    if (!this.stopped && (this.bytes.stats.itemsBuilt !== this.writtenBuilt || !read.entries)) await this.writeKept(now, true);
+    if (!this.stopped && (this.bytes.stats.itemsBuilt !== this.writtenBuilt || !this.fileMatched)) await this.writeKept(now, true);
+  }
+
+  /**
+   * What the last run kept for the guidance's current basis, read once per basis: each pass's
+   * phase range rates (the items' costly part) and the items themselves.
+   */
+  private readBack(now_ms: number): void {
+    const basis = this.d.guidance.basis();
+    if (this.readFor === basis) return;
+    this.readFor = basis;
+    this.d.guidance.loadPassRates();
+    const read = readPassItems(join(this.d.dataDir, PASS_ITEMS_FILE), this.d.guidance.basisKey(), now_ms);
+    this.fileMatched = read.entries !== null;
+    if (read.entries) {
+      this.bytes.adopt(basis, read.entries);
+      this.writtenBuilt = this.bytes.stats.itemsBuilt;
+    }
+    log.debug(() => `pass items from the last run: ${read.note}`);
   }
 
   /** Writes the items kept for passes after `now_ms`, when they were built against the guidance's current basis. */

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { backgroundSlicer } from './loop-slices.js';
 
 // Node's crypto and zlib, read on first use instead of at boot (issue 36): the two are ~2.5 MiB of
 // a Node process's RSS and ~10 ms of CPU to load (a tenth of a second at a tenth of a core). A
@@ -12,18 +13,21 @@ let zlib: typeof import('node:zlib') | undefined;
 export const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= load('node:crypto') as typeof import('node:crypto'));
 export const nodeZlib = (): typeof import('node:zlib') => (zlib ??= load('node:zlib') as typeof import('node:zlib'));
 
-let zlibSoon = false;
+let zlibSoon: Promise<unknown> | null = null;
 
 /**
- * zlib once it has been read, else null, and it is read in a turn of its own right after: the
- * request that would be the first to compress goes out uncompressed instead of waiting for the
- * module (~5 ms of CPU, half a tenth of a second at a tenth of a core).
+ * zlib once it has been read, else null, and it is read at the next quiet moment (no request for
+ * 100 ms, none open): the answers until then go out uncompressed instead of waiting for the
+ * module (~5 ms of CPU, half a tenth of a second at a tenth of a core, which a turn of its own
+ * right after the first request put in front of the second).
  */
 export function nodeZlibIfReady(): typeof import('node:zlib') | null {
   if (zlib) return zlib;
-  if (!zlibSoon) {
-    zlibSoon = true;
-    setImmediate(nodeZlib);
-  }
+  zlibSoon ??= backgroundSlicer.yieldTo().then(nodeZlib);
   return null;
+}
+
+/** Resolves once zlib has been read, after nodeZlibIfReady asked for it (tests). */
+export async function zlibRead(): Promise<void> {
+  if (!zlib) await (zlibSoon ?? Promise.resolve(nodeZlibIfReady()).then(() => zlibSoon));
 }

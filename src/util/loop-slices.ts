@@ -56,13 +56,36 @@ export const eventLoopSlicer: LoopSlicer = {
   monotonicMs: () => performance.now(),
 };
 
-/** When the HTTP layer last began answering a request (performance.now() ms). */
+/** When the HTTP layer last began or finished answering a request (performance.now() ms). */
 let lastRequestMs = Number.NEGATIVE_INFINITY;
+/** Requests begun and not yet answered (a handler awaiting work). */
+let requestsOpen = 0;
 
 /** The HTTP layer calls this for each request: background work stands back while requests come. */
 export function noteRequest(): void {
   lastRequestMs = performance.now();
 }
+
+/**
+ * A request whose answer is still to come (the HTTP layer, around a handler): background work
+ * also waits while one is open. A slow answer (a cold snapshot at a tenth of a core takes
+ * hundreds of ms) is not a quiet moment, though no request began during it.
+ */
+export function noteRequestOpen(): void {
+  requestsOpen++;
+  lastRequestMs = performance.now();
+}
+
+export function noteRequestClosed(): void {
+  if (requestsOpen > 0) requestsOpen--;
+  lastRequestMs = performance.now();
+}
+
+/** Requests open now (tests, diagnostics). */
+export const openRequests = (): number => requestsOpen;
+
+/** Whether background work may run now: no request open, none begun or answered for `quietMs`. */
+const isQuiet = (quietMs: number): boolean => requestsOpen === 0 && performance.now() - lastRequestMs >= quietMs;
 
 /**
  * For work nobody waits on (warming a cache): short slices, each after a pause and only once no
@@ -75,7 +98,7 @@ export function noteRequest(): void {
 export function quietSlicer(quietMs: number, pauseMs = 10): LoopSlicer {
   const quiet = (resolve: () => void) => {
     const wait = lastRequestMs + quietMs - performance.now();
-    setTimeout(() => (performance.now() - lastRequestMs >= quietMs ? resolve() : quiet(resolve)), Math.max(pauseMs, wait));
+    setTimeout(() => (isQuiet(quietMs) ? resolve() : quiet(resolve)), Math.max(pauseMs, wait));
   };
   return { sliceMs: 2, yieldTo: () => new Promise<void>(quiet), monotonicMs: () => performance.now() };
 }

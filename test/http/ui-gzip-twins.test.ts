@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { loadUi } from '../../src/http/ui-pages.js';
+import { zlibRead } from '../../src/util/lazy-builtins.js';
 import { tmpDataDir } from '../helpers/server.js';
 
 // The UI's gzip twins come from the build (build.mjs writes `<file>.gz` beside each file), not
 // from the Pi after every boot; a file the build left without one is compressed on first ask, once
-// zlib has been read (the very first ask after boot goes out uncompressed and has it read).
+// zlib has been read (the very first ask after boot goes out uncompressed and has it read at the
+// next quiet moment).
 
 test('an asset with a build twin serves that file; one without is compressed on first ask; a small one has none', async () => {
   const dir = tmpDataDir('satstation-ui-twins-');
@@ -27,7 +29,7 @@ test('an asset with a build twin serves that file; one without is compressed on 
   );
   const ui = loadUi(dir)!;
   assert.equal(ui.assets.get('/assets/lite-B.css')!.gzip, null, 'the first ask, before zlib is read');
-  await new Promise((r) => setImmediate(r));
+  await zlibRead();
   assert.ok(ui.assets.get('/assets/lite-A.js')!.gzip!.equals(built));
   assert.ok(gunzipSync(ui.assets.get('/assets/lite-B.css')!.gzip!).equals(css));
   assert.equal(ui.assets.get('/assets/chunks/c-C.js')!.gzip, null, 'below 512 bytes: no twin');

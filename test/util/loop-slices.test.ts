@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { drainSliced, eventLoopSlicer, noteRequest, quietSlicer, runSliced, waitingSlices } from '../../src/util/loop-slices.js';
+import { drainSliced, eventLoopSlicer, noteRequest, noteRequestClosed, noteRequestOpen, openRequests, quietSlicer, runSliced, waitingSlices } from '../../src/util/loop-slices.js';
 
 /** Burns ms of this thread: a step of real CPU work. */
 function busy(ms: number): void {
@@ -132,5 +132,19 @@ describe('background slices wait for a quiet spell without requests', () => {
     // The job's first slice runs at once; the next only after the requests stopped and 100 ms of quiet.
     assert.ok(stepsWhile.slice(0, 5).every((n) => n <= 2), `steps while requests came: ${stepsWhile.slice(0, 5)}`);
     assert.ok(took >= 150 + 100, `done after ${took.toFixed(0)} ms`);
+  });
+
+  it('no slice runs while a request is open, however long ago it began; the work goes on after its answer', async () => {
+    const slicer = quietSlicer(50, 5);
+    noteRequestOpen();
+    let ran = false;
+    const work = slicer.yieldTo().then(() => (ran = true));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(ran, false, 'a slow answer is not a quiet spell');
+    const closedAt = performance.now();
+    noteRequestClosed();
+    await work;
+    assert.ok(performance.now() - closedAt >= 45, 'quiet is counted from the answer');
+    assert.equal(openRequests(), 0);
   });
 });
