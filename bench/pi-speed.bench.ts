@@ -134,8 +134,8 @@ async function snapshot(base: string): Promise<{ miss: number[]; hit: number[] }
 }
 
 /**
- * /passes?hours=48 (what /radio and the kiosk ask for): the first answer after boot, which builds
- * every item's guidance and JSON, apart from the repeats, which find the items' bytes stored
+ * /passes?hours=48 (what /radio and the kiosk ask for): the first answer after boot, which takes the
+ * items the last run kept or builds their guidance and JSON, apart from the repeats, which find the items' bytes stored
  * (X-Cache HIT, src/station/pass-bytes-cache.ts) until the table, the filter or the passes change.
  */
 async function passes(base: string): Promise<{ first: number; ms: number[]; hits: number; count: number }> {
@@ -354,7 +354,7 @@ async function run(): Promise<Line[]> {
       { name: 'lite snapshot, cache miss over HTTP, p99', value: pct(snap.miss, 99), unit: 'ms', budget: 40, scaled: false, note: `${snap.miss.length} misses (a new focus, or one evicted), median ${median(snap.miss).toFixed(1)} ms, ${TRACKED.length} tracked` },
       { name: 'lite snapshot, cache hit over HTTP, p99', value: pct(snap.hit, 99), unit: 'ms', budget: 20, scaled: false, note: `${snap.hit.length} hits, one client, median ${median(snap.hit).toFixed(1)} ms` },
       { name: `/passes 48 h (${pass.count} passes), repeated`, value: median(pass.ms), unit: 'ms', budget: 300, scaled: false, note: `median of ${pass.ms.length} after the first, ${pass.hits} served from stored item bytes, max ${Math.max(...pass.ms).toFixed(0)} ms` },
-      { name: `/passes 48 h (${pass.count} passes), first after boot`, value: pass.first, unit: 'ms', budget: 300, scaled: false, note: 'items from the warm-up, or built by this request (in slices, the pass rates kept from the last run) when the snapshots before left it no quiet' },
+      { name: `/passes 48 h (${pass.count} passes), first after boot`, value: pass.first, unit: 'ms', budget: 300, scaled: false, note: 'the snapshots before left the warm-up no quiet: this request reads back the items the last run kept (pass-items.txt) and builds the rest' },
       ...radio,
       ...frame,
       ...lite,

@@ -139,6 +139,10 @@ export class PassItemsService {
     if (this.stopped) return;
     const { orbit, guidance } = this.d;
     const now = this.d.clock.now();
+    // Only what the current table covers: a table that no longer does is the table service's to
+    // extend (its new table warms again), not work for a background warm-up to set off.
+    const table = orbit.table.current();
+    if (!table || !table.covers(now, now + orbit.horizonHours * 3600_000)) return;
     const filter = this.d.passFilter.get();
     const passes = await orbit.passesWhenReady({
       from_ms: now,
