@@ -273,8 +273,8 @@ export class GuidanceService {
    * profile set (what a file of embedded guidance is checked against).
    */
   basisKey(): string {
-    const index = this.profiles();
-    if (this.indexKey === null || this.index !== index) this.indexKey = `${this.deps.catalog.current().version}|${new Hash64().update(JSON.stringify(this.entries)).hex()}`;
+    this.profiles(); // a rebuilt index clears indexKey
+    if (this.indexKey === null) this.indexKey = `${this.deps.catalog.current().version}|${new Hash64().update(JSON.stringify(this.entries)).hex()}`;
     return this.indexKey;
   }
 

@@ -105,7 +105,7 @@ export function decodePassTable(bytes: Buffer): PassTable | string {
   let maxDurationMs = 0;
   for (let k = 0; k < n; k++) {
     if (!(sat[k] >= 0 && sat[k] < h.sat_ids.length)) return 'a satellite index is out of range';
-    if (!(Number.isFinite(aos[k]) && tca[k] >= aos[k] && los[k] >= tca[k] && maxEl[k] >= -90 && maxEl[k] <= 90)) return 'a pass is not a pass';
+    if (!(Number.isFinite(aos[k]) && Number.isFinite(los[k]) && tca[k] >= aos[k] && los[k] >= tca[k] && maxEl[k] >= -90 && maxEl[k] <= 90)) return 'a pass is not a pass';
     if (k > 0 && aos[k] < aos[k - 1]) return 'the passes are not in AOS order';
     if (los[k] - aos[k] > maxDurationMs) maxDurationMs = los[k] - aos[k];
   }

@@ -29,5 +29,6 @@ export function nodeZlibIfReady(): typeof import('node:zlib') | null {
 
 /** Resolves once zlib has been read, after nodeZlibIfReady asked for it (tests). */
 export async function zlibRead(): Promise<void> {
-  if (!zlib) await (zlibSoon ?? Promise.resolve(nodeZlibIfReady()).then(() => zlibSoon));
+  if (nodeZlibIfReady()) return;
+  await zlibSoon;
 }

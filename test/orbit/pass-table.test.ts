@@ -74,6 +74,7 @@ test('pass table file: round trip, and a damaged, foreign or legacy file is igno
     assert.equal(decodePassTable(good.subarray(0, 20)), 'its header is cut short');
     assert.equal(damaged((b) => b.writeInt32LE(99, at + 32 * t.size)), 'a satellite index is out of range');
     assert.equal(damaged((b) => b.writeDoubleLE(NaN, at)), 'a pass is not a pass');
+    assert.equal(damaged((b) => b.writeDoubleLE(Infinity, at + 16 * t.size)), 'a pass is not a pass', 'a LOS that never comes');
     assert.equal(damaged((b) => b.writeDoubleLE(t.aos[0] + 400 * H, at)), 'a pass is not a pass', 'AOS after its TCA');
     assert.ok(t.size > 1);
     assert.equal(damaged((b) => b.writeDoubleLE(t.aos[0] - 1, at + 8)), 'the passes are not in AOS order');
