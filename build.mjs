@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { composeMaps } from './src/native/compose-maps.mjs';
 import { noSatelliteWasm } from './src/native/no-satellite-wasm.mjs';
+import { noDebug } from './src/native/no-debug.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -118,7 +119,7 @@ async function buildServer() {
     outExtension: { '.js': '.cjs' },
     define: { 'import.meta.url': '__import_meta_url' },
     metafile: true,
-    plugins: [nativeShims, cronLocalTime, noSatelliteWasm],
+    plugins: [nativeShims, cronLocalTime, noSatelliteWasm, noDebug],
   });
   const maps = new Map(result.outputFiles.filter((f) => f.path.endsWith('.map')).map((f) => [f.path.slice(0, -4), JSON.parse(f.text)]));
   const hash = createHash('sha256');

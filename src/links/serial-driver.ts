@@ -1,5 +1,10 @@
 import { readdir, realpath } from 'node:fs/promises';
-import { SerialPort } from 'serialport';
+// serialport's own stream and its Linux binding, not the `serialport` package's index: that index
+// evaluates every parser, the mock binding and the macOS and Windows bindings at first use (the
+// radio area's first load at a tenth of a core; docs/decisions/latency.md). The appliance is Linux
+// only (build.mjs ships Linux binaries alone).
+import { SerialPortStream } from '@serialport/stream';
+import { LinuxBinding } from '@serialport/bindings-cpp/dist/linux.js';
 import type { ByteConnection } from './byte-connection.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
@@ -36,7 +41,7 @@ class PortConnection implements SerialConnection {
   private readonly closeFns = new Listeners<Error | null>(log, 'serial close');
   private closed = false;
   constructor(
-    private readonly port: SerialPort,
+    private readonly port: SerialPortStream,
     readonly path: string,
   ) {
     port.on('close', (err?: Error & { disconnected?: boolean }) => this.finish(err ?? null));
@@ -96,15 +101,14 @@ async function stableNames(): Promise<Map<string, string[]>> {
   return byTarget;
 }
 
-/** serialport's own binding for this platform, reporting every kind of hangup (see hangup-aware-binding.ts). */
-const binding = hangupAware(SerialPort.binding as unknown as Binding);
+/** serialport's Linux binding, reporting every kind of hangup (see hangup-aware-binding.ts). */
+const binding = hangupAware(LinuxBinding as unknown as Binding);
 
 export const nodeSerialDriver: SerialDriver = {
   open(path, baudRate, line) {
     return new Promise((resolve, reject) => {
-      // `binding` is not in SerialPort's option type, but its constructor takes it over the detected one.
       const options = { path, baudRate, stopBits: line?.stopBits ?? 1, autoOpen: false, hupcl: false, binding };
-      const port = new SerialPort(options as ConstructorParameters<typeof SerialPort>[0]);
+      const port = new SerialPortStream(options as unknown as ConstructorParameters<typeof SerialPortStream>[0]);
       port.open((err) => {
         if (err) return reject(new Error(`cannot open ${path}: ${err.message}`));
         resolve(new PortConnection(port, path));
@@ -112,7 +116,7 @@ export const nodeSerialDriver: SerialDriver = {
     });
   },
   async list() {
-    const [ports, names] = await Promise.all([SerialPort.list().catch(() => []), stableNames()]);
+    const [ports, names] = await Promise.all([LinuxBinding.list().catch(() => []), stableNames()]);
     const out: PortListing[] = [];
     const seen = new Set<string>();
     for (const p of ports) {
