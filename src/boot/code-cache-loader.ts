@@ -33,15 +33,20 @@ function cacheRoot(env: NodeJS.ProcessEnv): string | null {
   return resolve(env.DATA_DIR || './data', 'code-cache');
 }
 
-interface Pending {
+/** A script of dist/ this run compiled, and how many bytes of cache its file holds (0: none yet). */
+interface Loaded {
   script: Script;
   file: string;
+  bytes: number;
+  /** A write was tried (a failed one is not retried by flush: one warning, not one a period). */
+  tried: boolean;
 }
+const unwritten = (l: Loaded) => l.bytes === 0 && !l.tried;
 
 const distDir = __dirname;
 const root = cacheRoot(process.env);
 const dir = root && join(root, KEY);
-const pending: Pending[] = [];
+const loaded: Loaded[] = [];
 let cleaned = false;
 
 const status: CodeCacheStatus = {
@@ -49,8 +54,9 @@ const status: CodeCacheStatus = {
   fromCache: 0,
   compiled: 0,
   rejected: 0,
-  pending: () => pending.length,
+  pending: () => loaded.filter(unwritten).length,
   flush,
+  grown: () => loaded.map((l) => () => write([l], true)),
 };
 
 function cacheFile(filename: string): string | null {
@@ -67,8 +73,17 @@ function readCache(file: string | null): Buffer | undefined {
 }
 
 function flush(max = Infinity): CodeCacheFlush {
+  return write(loaded.filter(unwritten).slice(0, max), false);
+}
+
+/**
+ * Writes the cache of `list`; when `onlyGrown`, a script's only if this run compiled more of it than
+ * its file holds (V8 puts every function compiled so far in the cache, the ones compiled lazily
+ * after a start from the cache included).
+ */
+function write(list: Loaded[], onlyGrown: boolean): CodeCacheFlush {
   const out: CodeCacheFlush = { written: 0, bytes: 0, error: null };
-  if (!dir || !root) return out;
+  if (!dir || !root || !list.length) return out;
   try {
     mkdirSync(dir, { recursive: true });
     if (!cleaned) {
@@ -79,13 +94,16 @@ function flush(max = Infinity): CodeCacheFlush {
     out.error = String((err as Error).message);
     return out;
   }
-  for (const p of pending.splice(0, max)) {
+  for (const p of list) {
+    p.tried = true;
     try {
       const data = p.script.createCachedData();
+      if (onlyGrown && data.length <= p.bytes) continue;
       // Renamed into place: a reader (or a kill -9) never sees half a file.
       const tmp = `${p.file}.${process.pid}.tmp`;
       writeFileSync(tmp, data);
       renameSync(tmp, p.file);
+      p.bytes = data.length;
       out.written++;
       out.bytes += data.length;
     } catch (err) {
@@ -106,12 +124,13 @@ proto._compile = function compile(this: Module, content: string, filename: strin
   const file = cacheFile(filename);
   const cachedData = readCache(file);
   const script = new Script(HEAD + content + '\n})', { filename, lineOffset: -1, cachedData });
-  if (cachedData && !script.cachedDataRejected) status.fromCache++;
+  const accepted = cachedData !== undefined && !script.cachedDataRejected;
+  if (accepted) status.fromCache++;
   else {
     status.compiled++;
     if (cachedData) status.rejected++;
-    if (file) pending.push({ script, file });
   }
+  if (file) loaded.push({ script, file, bytes: accepted ? cachedData.length : 0, tried: false });
   const fn = script.runInThisContext({ displayErrors: true }) as (...a: unknown[]) => unknown;
   return fn.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));
 };

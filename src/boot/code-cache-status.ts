@@ -24,6 +24,12 @@ export interface CodeCacheStatus {
   pending(): number;
   /** Writes the cache of the first `max` pending scripts (all by default; each file atomically); never throws. */
   flush(max?: number): CodeCacheFlush;
+  /**
+   * One job per script loaded so far: each writes that script's cache anew if this run compiled
+   * more of it than its file holds (the functions first run after boot: the requests, a lazy area),
+   * so the next start finds them compiled too; never throws.
+   */
+  grown(): Array<() => CodeCacheFlush>;
 }
 
 export const CODE_CACHE_STATUS = Symbol.for('satstation.code-cache');
