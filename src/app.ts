@@ -14,6 +14,7 @@ import { NetworkService } from './station/network.js';
 import { LiteSettingsService } from './station/lite-settings-service.js';
 import { StationService } from './station/station-service.js';
 import { LiteService } from './station/lite-service.js';
+import { LITE_PASS_HOURS } from './station/lite-snapshot.js';
 import { PassItemsService } from './station/pass-items-service.js';
 import { liteReply } from './http/routes/lite.js';
 import { RadioArea } from './radio/radio-area.js';
@@ -86,24 +87,25 @@ type Parts = Core & Devices & Station;
  * Start order, top to bottom, each start() awaited before the next (the HTTP server listens after
  * the last): where the station is and the sky first, datasets before the scheduler (it registers
  * its jobs in start()); the LAN hub before the radio and APRS that lease it; the operator lock
- * before the Hamlib servers that read it; the recorder, then the logbook last (it reads the other
- * areas for a QSO, the recording under way among them).
+ * before the Hamlib servers that read it; the recorder, then the logbook (it reads the other
+ * areas for a QSO, the recording under way among them); last the lite snapshot's warm-up, which
+ * reads them all once the server listens.
  */
 const startOrder = (p: Parts): Lifecycle[] => [
   p.location, p.catalog, p.datasets, p.orbit, p.guidance, p.passItems, p.scheduler,
-  p.lan, p.radio, p.aprs, p.rotator, p.access, p.hamlib, p.recording, p.logbook,
+  p.lan, p.radio, p.aprs, p.rotator, p.access, p.hamlib, p.recording, p.logbook, p.lite,
 ];
 
 /**
  * Stop order, top to bottom (the HTTP server closes before the first): the scheduler first, so no
- * job starts mid-shutdown; then the start order backwards: the logbook (a push under way is cut
- * and stays pending), the recorder (its file ends while the radio and its LAN lease are there),
- * the Hamlib servers (their clients go before the rig and the rotator they drive), the lock, the
- * rotator, APRS and the radio, the LAN hub once they let their leases go, then the sky and the
- * location.
+ * job starts mid-shutdown, and a lite warm-up not yet run; then the start order backwards: the
+ * logbook (a push under way is cut and stays pending), the recorder (its file ends while the
+ * radio and its LAN lease are there), the Hamlib servers (their clients go before the rig and the
+ * rotator they drive), the lock, the rotator, APRS and the radio, the LAN hub once they let their
+ * leases go, then the sky and the location.
  */
 const stopOrder = (p: Parts): Lifecycle[] => [
-  p.scheduler, p.logbook, p.recording, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
+  p.scheduler, p.lite, p.logbook, p.recording, p.hamlib, p.access, p.rotator, p.aprs, p.radio, p.lan,
   p.passItems, p.guidance, p.orbit, p.datasets, p.catalog, p.location,
 ];
 
@@ -124,9 +126,15 @@ export class App {
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     const stores = openStores(config, clock);
-    const core = buildCore(config, clock, stores, new Promise<void>((resolve) => (this.listened = resolve)));
+    const listening = new Promise<void>((resolve) => (this.listened = resolve));
+    const core = buildCore(config, clock, stores, listening);
     const devices = buildDevices(opts, clock, stores, core);
     const station = buildStation(opts, clock, stores, core, devices);
+    const table = core.orbit.table;
+    station.lite.warmAfter(
+      listening.then(() => table.ready()),
+      (now) => table.current()?.covers(now, now + LITE_PASS_HOURS * 3_600_000) ?? false,
+    );
     const parts: Parts = { ...core, ...devices, ...station };
     this.startOrder = startOrder(parts);
     this.stopOrder = stopOrder(parts);

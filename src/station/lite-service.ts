@@ -2,23 +2,66 @@ import { LITE_CACHE_TTL_MS, LiteCache, type ReplyWrapper } from './lite-cache.js
 import type { Timer } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
+import { backgroundSlicer } from '../util/loop-slices.js';
 import { buildLiteSnapshot, type LiteRequest } from './lite-snapshot.js';
 import type { StationService } from './station-service.js';
+
+const log = logger('lite');
 
 /**
  * The lite snapshot behind its cache. Key: sorted tracked ids, requested focus,
  * location_source, rounded resolved location (spec part 4); 15 s on the injected clock.
  */
 export class LiteService<R> {
+  readonly name = 'lite';
   readonly cache: LiteCache<R>;
-  private readonly invalidated = new Listeners<void>(logger('lite'), 'lite invalidation');
+  private readonly invalidated = new Listeners<void>(log, 'lite invalidation');
   private news: Timer | null = null;
+  private warmGate: Promise<unknown> = Promise.resolve();
+  private running = false;
+  /** Default snapshots built by the warm-up (tests). */
+  warmed = 0;
 
   constructor(
     private readonly station: StationService,
     wrap: ReplyWrapper<R>,
   ) {
     this.cache = new LiteCache(wrap);
+  }
+
+  private warmable: (now_ms: number) => boolean = () => true;
+
+  /**
+   * The warm-up waits for `gate` (the server listening and the pass table ready: /health first),
+   * and runs only if `warmable` then says so (the table covers the snapshot's passes: a search on
+   * demand, or the table's extension it would start, is work of its own, not a warm-up's).
+   */
+  warmAfter(gate: Promise<unknown>, warmable: (now_ms: number) => boolean): void {
+    this.warmGate = gate;
+    this.warmable = warmable;
+  }
+
+  /**
+   * Once after boot, at the first quiet moment: the default snapshot built and thrown away. The
+   * first build after a start runs each of its parts for the first time (their code, each tracked
+   * satellite's SGP4 record, the summaries of every area): at a tenth of a core it was 100-200 ms,
+   * the first screen's wait. Built again at the request, not kept: a cached entry would make the
+   * first request a hit or a miss by how fast the station booted.
+   */
+  start(): void {
+    this.running = true;
+    void this.warmGate
+      .then(() => backgroundSlicer.yieldTo())
+      .then(() => {
+        if (!this.running || !this.warmable(this.station.deps.clock.now())) return;
+        buildLiteSnapshot(this.station, {});
+        this.warmed++;
+      })
+      .catch((err) => log.warn(`lite warm-up: ${(err as Error).message}`));
+  }
+
+  stop(): void {
+    this.running = false;
   }
 
   /** Cached bytes on a hit; a fresh build (then cached) on a miss. */

@@ -213,3 +213,31 @@ describe('GET /api/v1/lite/snapshot', () => {
     assert.equal(r.body.error.details.fields[0].field, 'location_source');
   });
 });
+
+describe('the lite snapshot warm-up after boot', () => {
+  it('builds the default snapshot once at the first quiet moment, keeps nothing: the first request is still a miss', async () => {
+    const s = await startServer();
+    try {
+      const lite = s.app.services.lite;
+      // No request since boot: the quiet rule (100 ms without one) lets it run.
+      for (let i = 0; i < 100 && lite.warmed === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(lite.warmed, 1);
+      assert.equal(lite.cache.size, 0, 'nothing cached: a request decides hit or miss, not the boot');
+      const r = await s.get('/api/v1/lite/snapshot');
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-cache'), 'MISS');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(lite.warmed, 1, 'once per boot');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('does not run once the app has stopped', async () => {
+    const s = await startServer();
+    const lite = s.app.services.lite;
+    await s.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(lite.warmed, 0);
+  });
+});
