@@ -65,10 +65,16 @@ interface Place {
   preload: string;
 }
 
+/**
+ * PI_PROF=DIR: each capped server writes a V8 CPU profile there at exit (what ran in a long loop
+ * block: a tenth of a core shows what a full one hides). Off in the figures: the sampler costs quota.
+ */
+const profileFlags = () => (process.env.PI_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PI_PROF}`, '--cpu-prof-interval=500'] : []);
+
 /** The server bundle as the unit runs it, inside `cage` when given; env LOG_LEVEL=info for "pass cache loaded". */
 function startServer(place: Place, cage: PiCage | null, extraEnv: Record<string, string> = {}): Promise<SpawnedServer> {
   const rt = deployedRuntime();
-  const node = [...rt.flags, ...(cage ? ['--require', place.preload] : []), serverBundle()];
+  const node = [...rt.flags, ...(cage ? [...profileFlags(), '--require', place.preload] : []), serverBundle()];
   const { cmd, args } = cage ? cage.wrap(process.execPath, node) : { cmd: process.execPath, args: node };
   return spawnServer(cmd, args, {
     cwd: spawnCwd(),
@@ -77,12 +83,18 @@ function startServer(place: Place, cage: PiCage | null, extraEnv: Record<string,
   });
 }
 
-/** Uncapped: the tracked set saved and the 48 h pass table computed and persisted, as on a station that has run before. */
+/**
+ * Uncapped, as on a station that has run before: the tracked set saved, the 48 h pass table computed
+ * and persisted, the lite screen served (its snapshot, and one with a focus of its own), so the code
+ * cache written at this stop holds what those paths compiled (src/boot/code-cache-writer.ts).
+ */
 async function prepare(place: Place): Promise<void> {
   const srv = await startServer(place, null);
   try {
     await post(srv.base, '/api/v1/settings/lite', { tracked_sat_ids: TRACKED, setup_complete: true });
     await timed(`${srv.base}/api/v1/passes?hours=48`);
+    await timed(`${srv.base}/api/v1/lite/snapshot`);
+    await timed(`${srv.base}/api/v1/lite/snapshot?sat_id=${TRACKED[1]}`);
   } finally {
     await srv.stop();
   }
