@@ -9,6 +9,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { composeMaps } from './src/native/compose-maps.mjs';
 import { noSatelliteWasm } from './src/native/no-satellite-wasm.mjs';
 import { noDebug } from './src/native/no-debug.mjs';
+import { lazyPortList } from './src/native/lazy-port-list.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -119,7 +120,7 @@ async function buildServer() {
     outExtension: { '.js': '.cjs' },
     define: { 'import.meta.url': '__import_meta_url' },
     metafile: true,
-    plugins: [nativeShims, cronLocalTime, noSatelliteWasm, noDebug],
+    plugins: [nativeShims, cronLocalTime, noSatelliteWasm, noDebug, lazyPortList],
   });
   const maps = new Map(result.outputFiles.filter((f) => f.path.endsWith('.map')).map((f) => [f.path.slice(0, -4), JSON.parse(f.text)]));
   const hash = createHash('sha256');

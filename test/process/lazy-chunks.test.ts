@@ -81,6 +81,19 @@ describe('the server bundle loads only what is enabled', () => {
     for (const re of LAZY.slice(0, 4)) assert.ok(all.some((p) => re.test(p)), `${re} is in no chunk`);
   });
 
+  it("the serial chunk reads the port lister (node:child_process, for udevadm) only at the first listing, and lists", () => {
+    // src/native/lazy-port-list.mjs: opening a rig needs the binding, not the lister.
+    const probe = `
+      const dir = ${JSON.stringify(join(out, 'chunks'))};
+      const f = require('node:fs').readdirSync(dir).find((n) => n.startsWith('serial-driver-'));
+      const { nodeSerialDriver } = require(dir + '/' + f);
+      const childProcess = () => process.moduleLoadList.some((m) => m === 'NativeModule child_process');
+      const before = childProcess();
+      nodeSerialDriver.list().then((l) => console.log(JSON.stringify({ before, after: childProcess(), array: Array.isArray(l) })));`;
+    const r = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: out, encoding: 'utf8' }).trim().split('\n').pop()!);
+    assert.deepEqual(r, { before: false, after: true, array: true });
+  });
+
   it('a running server maps the serial binding only once a serial device is listed', async () => {
     srv = await spawnServer(process.execPath, [join(out, 'server.cjs')], {
       cwd: out,
