@@ -60,7 +60,7 @@ const lazyNativePackages: Plugin = {
   name: 'lazy-native-packages',
   setup(b) {
     // The stub's own require stays external: a plain require() call, run when the stub first is.
-    b.onResolve({ filter: /^(uWebSockets\.js|serialport)$/ }, (a) => (a.namespace === 'lazy-native' ? { path: a.path, external: true } : { path: a.path, namespace: 'lazy-native' }));
+    b.onResolve({ filter: /^(uWebSockets\.js|serialport|@serialport\/.+)$/ }, (a) => (a.namespace === 'lazy-native' ? { path: a.path, external: true } : { path: a.path, namespace: 'lazy-native' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-native' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
   },
 };
