@@ -1,7 +1,8 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../../lib/api';
-import { groupOf, SETTINGS_GROUPS, type GroupProps, type SettingsGroup } from './settings-groups';
+import type { GroupProps } from './group-props';
+import { groupOf, SETTINGS_GROUPS, type SettingsGroup } from './settings-groups';
 import './settings.css';
 
 // Both settings pages: the list of groups, and the one group the URL's fragment names (the

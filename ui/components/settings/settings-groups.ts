@@ -1,5 +1,5 @@
 import type { ComponentType } from 'preact';
-import type { useAccess } from './AccessSection';
+import type { GroupProps } from './group-props';
 
 // The settings groups as the API groups them, in the order a first evening needs them (where,
 // what to track, who is operating, then the station's hardware). Each group's code is its own
@@ -7,11 +7,6 @@ import type { useAccess } from './AccessSection';
 // nothing else, so a 512 MB board never builds the whole settings page. Both settings pages
 // (/settings and the low-power /settings, which is /lite/settings) list these same groups and
 // open one from the URL's fragment (/settings#logbook).
-
-/** What the page gives every group: the operator lock it polls for its own header. */
-export interface GroupProps {
-  access: ReturnType<typeof useAccess>;
-}
 
 export interface SettingsGroup {
   /** The fragment that opens it (/settings#radio), and its section's id. */

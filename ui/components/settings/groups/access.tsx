@@ -1,5 +1,5 @@
 import { AccessSection } from '../AccessSection';
-import type { GroupProps } from '../settings-groups';
+import type { GroupProps } from '../group-props';
 
 export default function AccessGroup(props: GroupProps) {
   return <AccessSection access={props.access} />;
