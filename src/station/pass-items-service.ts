@@ -9,7 +9,7 @@ import type { PassEvent, PassList } from '../orbit/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
-import { backgroundSlicer, drain, drainSliced } from '../util/loop-slices.js';
+import { backgroundSlicer, drain, drainSliced, nextTurn } from '../util/loop-slices.js';
 import { PassBytesCache } from './pass-bytes-cache.js';
 import { passFilterSatIds, type PassFilter } from './pass-filter.js';
 import { encodePassItemsSteps, PASS_ITEMS_FILE, readPassItems, writePassItems } from './pass-items-file.js';
@@ -74,6 +74,7 @@ export class PassItemsService {
   private writing: Promise<void> | null = null;
   /** The basis the last run's rates and items were read back for, and whether the file was for it. */
   private readFor: unknown = null;
+  private reading: Promise<void> = Promise.resolve();
   private fileMatched = false;
   /** bytes.stats.itemsBuilt when the file last matched what is kept (written, or read back with nothing built). */
   private writtenBuilt = 0;
@@ -112,7 +113,7 @@ export class PassItemsService {
     const stored = this.bytes.answer(q.key, basis, passes, now_ms);
     if (stored) return { passes, items: stored, hit: true };
     // A request before the warm-up had its quiet takes what the last run kept first.
-    this.readBack(now_ms);
+    await this.readBack(now_ms);
     // New items get their guidance and JSON in slices (2000 cold items are ~100 ms here).
     const items = await drainSliced(this.bytes.build(q.key, basis, passes, now_ms, (p) => passItem(this.d.guidance, p, now_ms)));
     return { passes, items, hit: false };
@@ -153,7 +154,7 @@ export class PassItemsService {
       limit: MAX_PASS_ITEMS,
     });
     if (this.stopped) return;
-    this.readBack(now);
+    await this.readBack(now);
     // In the background's short slices: a request meanwhile builds what is not warm yet itself.
     const basis = guidance.basis();
     await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, (p) => passItem(guidance, p, now)), 0), backgroundSlicer);
@@ -166,18 +167,25 @@ export class PassItemsService {
    * What the last run kept for the guidance's current basis, read once per basis: each pass's
    * phase range rates (the items' costly part) and the items themselves.
    */
-  private readBack(now_ms: number): void {
+  private readBack(now_ms: number): Promise<void> {
     const basis = this.d.guidance.basis();
-    if (this.readFor === basis) return;
+    if (this.readFor === basis) return this.reading;
     this.readFor = basis;
-    this.d.guidance.loadPassRates();
-    const read = readPassItems(join(this.d.dataDir, PASS_ITEMS_FILE), this.d.guidance.basisKey(), now_ms);
-    this.fileMatched = read.entries !== null;
-    if (read.entries) {
-      this.bytes.adopt(basis, read.entries);
-      this.writtenBuilt = this.bytes.stats.itemsBuilt;
-    }
-    log.debug(() => `pass items from the last run: ${read.note}`);
+    this.reading = (async () => {
+      this.d.guidance.loadPassRates();
+      // The rates and the items in turns of their own: together they were one block of 110–180 ms
+      // at a tenth of a core, on the first /passes after boot when no quiet moment came before it.
+      await nextTurn();
+      if (this.d.guidance.basis() !== basis) return; // a new catalog or profile set meanwhile
+      const read = readPassItems(join(this.d.dataDir, PASS_ITEMS_FILE), this.d.guidance.basisKey(), now_ms);
+      this.fileMatched = read.entries !== null;
+      if (read.entries) {
+        this.bytes.adopt(basis, read.entries);
+        this.writtenBuilt = this.bytes.stats.itemsBuilt;
+      }
+      log.debug(() => `pass items from the last run: ${read.note}`);
+    })();
+    return this.reading;
   }
 
   /** Writes the items kept for passes after `now_ms`, when they were built against the guidance's current basis. */

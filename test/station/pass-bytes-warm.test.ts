@@ -26,6 +26,20 @@ describe('PassBytesCache.warm', () => {
     assert.equal(drain(cache.warm(basis, events, T0, item)), 0, 'a second warm-up builds nothing');
   });
 
+  it('a build of kept items alone (read back after boot) still yields between groups', () => {
+    const cache = new PassBytesCache(2000);
+    const basis = {};
+    const events = Array.from({ length: 1000 }, (_, i) => pass(i, T0 + (i + 1) * 60_000));
+    const item = (p: PassEvent) => ({ sat_id: p.sat_id });
+    drain(cache.warm(basis, events, T0, item));
+    const g = cache.build('k', basis, events, T0, () => assert.fail('every item is kept'));
+    let yields = 0;
+    let r = g.next();
+    for (; !r.done; r = g.next()) yields++;
+    assert.ok(yields >= 7, `${yields} yields over 1000 kept items`);
+    assert.equal(JSON.parse(r.value.toString()).length, 1000);
+  });
+
   it('a new basis (catalog) drops what was warmed', () => {
     const cache = new PassBytesCache(100);
     const events = [pass(1, T0 + 60_000)];
