@@ -44,11 +44,14 @@ export class CodeCacheWriter {
     }, GROWN_FIRST_MS).unref());
   }
 
-  /** At a stop: whatever is pending and whatever grew, at once; nothing is written after. */
+  /**
+   * At a stop: every script whose cache grew, at once (one never written has none, so it grew);
+   * nothing is written after.
+   */
   stop(): void {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
-    this.report([...this.pendingJobs(), ...this.cache.grown()].map((job) => job()), 'written at the stop');
+    this.report(this.cache.grown().map((job) => job()), 'written at the stop');
   }
 
   private pendingJobs(): Array<() => CodeCacheFlush> {

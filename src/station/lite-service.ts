@@ -18,6 +18,7 @@ export class LiteService<R> {
   private readonly invalidated = new Listeners<void>(log, 'lite invalidation');
   private news: Timer | null = null;
   private warmGate: Promise<unknown> = Promise.resolve();
+  private warmable: (now_ms: number) => boolean = () => true;
   private running = false;
   /** Default snapshots built by the warm-up (tests). */
   warmed = 0;
@@ -28,8 +29,6 @@ export class LiteService<R> {
   ) {
     this.cache = new LiteCache(wrap);
   }
-
-  private warmable: (now_ms: number) => boolean = () => true;
 
   /**
    * The warm-up waits for `gate` (the server listening and the pass table ready: /health first),

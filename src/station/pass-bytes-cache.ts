@@ -67,8 +67,8 @@ export class PassBytesCache {
 
   /**
    * Builds the `[...]` bytes for `events`, serialising only the items not kept (`item` gives one
-   * item's JSON value), yielding between items (REUSED_PER_STEP) so a cold answer does not hold the
-   * loop; stores the answer when no pass in it is under way.
+   * item's JSON value), yielding after each item built and every REUSED_PER_STEP kept ones taken,
+   * so a cold answer does not hold the loop; stores the answer when no pass in it is under way.
    */
   *build(key: string, basis: unknown, events: readonly PassEvent[], now_ms: number, item: (p: PassEvent) => object): Generator<void, Buffer, undefined> {
     this.sync(basis);

@@ -171,6 +171,8 @@ export class PassItemsService {
     const basis = this.d.guidance.basis();
     if (this.readFor === basis) return this.reading;
     this.readFor = basis;
+    // Never rejects: it is shared by every later caller for this basis (a failed read-back leaves
+    // the items to be built).
     this.reading = (async () => {
       this.d.guidance.loadPassRates();
       // The rates and the items in turns of their own: together they were one block of 110–180 ms
@@ -184,7 +186,7 @@ export class PassItemsService {
         this.writtenBuilt = this.bytes.stats.itemsBuilt;
       }
       log.debug(() => `pass items from the last run: ${read.note}`);
-    })();
+    })().catch((err) => log.warn(`pass items of the last run not read: ${errorMessage(err)}`));
     return this.reading;
   }
 
