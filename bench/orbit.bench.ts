@@ -284,7 +284,7 @@ function activeTableFigures() {
 
 /** The 48 h table and its plain baseline, medians in one process: the figure's two halves. */
 /** The propagator's satrecs, for the plain baseline and the WASM comparison. */
-const satrecsOf = (prop: Propagator): SatRec[] => Array.from({ length: prop.size }, (_, i) => prop.rec(i)).filter((r): r is SatRec => r !== null);
+const satrecsOf = (prop: Propagator): SatRec[] => Array.from({ length: prop.size }, (_, i) => prop.satrecOf(i)).filter((r): r is SatRec => r !== null);
 
 async function tableSpeedup(prop: Propagator, recs: SatRec[], plainRuns: number): Promise<{ ours: number; plain: number | null; passes: number }> {
   let passes = 0;

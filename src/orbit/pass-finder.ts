@@ -116,7 +116,7 @@ export class PassFinder {
    */
   search(i: number, from: number, to: number, sink: PassSink): SearchOutcome {
     const lk = this.lk;
-    if (!this.prop.rec(i)) return 'propagation_failed';
+    if (!this.prop.usable(i)) return 'propagation_failed';
     const psiH = Math.acos(Math.min(1, this.obs.horizonD / this.prop.rMaxKm[i]));
     const ratePerMs = this.prop.rateMax[i] / 1000;
     const o = this.obs;

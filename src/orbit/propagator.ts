@@ -1,9 +1,12 @@
-import { checkForDecay, json2satrec, sgp4, type SatRec } from 'satellite.js';
+import { json2satrec, type SatRec } from 'satellite.js';
 import type { OmmElements } from '../catalog/types.js';
 import { EARTH_ROTATION_RAD_S, VX, VY, VZ, X, Y, Z } from './frames.js';
+import { SGP4_OK, SGP4_WORDS, packSatrec, sgp4Packed } from './sgp4-packed.js';
 
-// The satrec cache: SGP4 records built once per catalog version, plus per-satellite bounds the
-// pass search needs. Satellites are addressed by a dense index; state goes into caller scratch.
+// The SGP4 record cache: records initialised once per catalog version and packed into one
+// Float64Array (sgp4-packed.ts: no per-satellite objects for the collector to walk, nothing
+// allocated per call), plus per-satellite bounds the pass search needs. Satellites are addressed
+// by a dense index; state goes into caller scratch.
 
 /** SGP4's own Earth radius (WGS-72), which scales satrec.a. */
 const SGP4_EARTH_RADIUS_KM = 6378.135;
@@ -26,23 +29,27 @@ export interface SkippedOrbit {
 }
 
 /**
- * Satrecs held at once (2.2 KB each: ~4.5 MiB). Every satellite of the amateur and stations groups
- * stays built; a 16k catalogue swept whole (the pass table, /live of every satellite) rebuilds
- * them as it goes instead of keeping 35 MiB of them in the old generation for good.
+ * Records held at once (SGP4_WORDS × 8 bytes each: ~1.4 MiB). Every satellite of the amateur and
+ * stations groups stays built; a 16k catalogue swept whole (the pass table, /live of every
+ * satellite) rebuilds them as it goes.
  */
 export const MAX_SATRECS = 2048;
 
 /**
  * Whole-catalogue work (the pass search, /live of every satellite) on a catalogue this big runs on
  * a worker thread (util/worker-job.ts): beyond the cap nothing stays built between sweeps anyway,
- * and smaller catalogues keep their satrecs for live() and would pay a worker's start.
+ * and smaller catalogues keep their records for live() and would pay a worker's start.
  */
 export const OFF_THREAD_FROM_SATELLITES = MAX_SATRECS + 1;
 
 export interface PropagatorOptions {
-  /** At most this many satrecs are kept; the oldest built is dropped first (default MAX_SATRECS). */
+  /** At most this many records are kept; the oldest built is dropped first (default MAX_SATRECS). */
   maxSatrecs?: number;
 }
+
+/** slotOf's marks for a satellite without a slot. */
+const UNBUILT = -1;
+const REFUSED = -2;
 
 export class Propagator {
   readonly ids: string[] = [];
@@ -57,11 +64,15 @@ export class Propagator {
   /** Satellites whose elements SGP4 refused (found on first use). */
   readonly skipped: SkippedOrbit[] = [];
   private readonly inputs: readonly OrbitInput[];
-  // Satrecs are built on first use: a 16k catalogue costs its ~0.3 s of json2satrec inside the
+  private readonly cap: number;
+  // Records are built on first use: a 16k catalogue costs its ~0.3 s of json2satrec inside the
   // pass table's time slices instead of one blocking burst, and live() for 8 satellites builds 8.
-  private readonly recs: (SatRec | null | undefined)[];
-  /** Indexes in build order, a ring of maxSatrecs slots: the slot a new satrec takes is the oldest's. */
+  /** Each satellite's slot in the slab, or UNBUILT / REFUSED. */
+  private readonly slotOf: Int32Array;
+  /** The satellite each slot holds (−1: free); slots are taken in turn, a ring. */
   private readonly built: Int32Array;
+  /** The packed records, slot k at k × SGP4_WORDS; grown as records are built (slabFor). */
+  private slab: Float64Array | null = null;
   private nextSlot = 0;
   private held = 0;
 
@@ -76,23 +87,23 @@ export class Propagator {
     }
     this.inputs = inputs;
     const n = inputs.length;
-    this.recs = new Array(n);
+    this.cap = Math.max(1, opts.maxSatrecs ?? MAX_SATRECS);
+    this.slotOf = new Int32Array(n).fill(UNBUILT);
+    this.built = new Int32Array(Math.max(1, Math.min(n, this.cap))).fill(-1);
     this.epochMs = new Float64Array(n);
     this.rMaxKm = new Float64Array(n);
     this.rateMax = new Float64Array(n);
-    this.built = new Int32Array(Math.max(1, opts.maxSatrecs ?? MAX_SATRECS)).fill(-1);
   }
 
   /**
-   * False when the catalogue is larger than the satrec cap: a sweep over every satellite then
-   * releases each satrec right after its use, so it dies young in the new space instead of being
-   * promoted and filling the old generation until a major GC (a 16k sweep: ~30 MiB of RSS).
+   * False when the catalogue is larger than the record cap: a sweep over every satellite then
+   * releases each record right after its use, so a later sweep does not evict what live() keeps.
    */
   get keepsAll(): boolean {
-    return this.size <= this.built.length;
+    return this.size <= this.cap;
   }
 
-  /** Satrecs built and held now (at most maxSatrecs). */
+  /** Records built and held now (at most maxSatrecs). */
   get satrecsHeld(): number {
     return this.held;
   }
@@ -101,10 +112,39 @@ export class Propagator {
     return this.inputs.length;
   }
 
-  /** The satrec of satellite i (built on first use, kept while among the last maxSatrecs built), or null when SGP4 refuses its elements. */
-  rec(i: number): SatRec | null {
-    const have = this.recs[i];
-    if (have !== undefined) return have;
+  /** Builds satellite i's record on first use (kept while among the last maxSatrecs built); false when SGP4 refuses its elements. */
+  usable(i: number): boolean {
+    const slot = this.slotOf[i];
+    return slot >= 0 || (slot === UNBUILT && this.build(i) >= 0);
+  }
+
+  /** The elements satellite i was given (undefined for a ready satrec). */
+  elementsOf(i: number): OmmElements | undefined {
+    return this.inputs[i].elements;
+  }
+
+  /** A fresh satellite.js record of satellite i (baselines and comparisons; null when refused). */
+  satrecOf(i: number): SatRec | null {
+    const s = this.inputs[i];
+    try {
+      const rec = s.satrec ?? (s.elements ? json2satrec(s.elements as never) : null);
+      return rec && rec.error === 0 ? rec : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Drops satellite i's record (rebuilt on next use); big catalogues call it after the pass search. */
+  release(i: number): void {
+    const slot = this.slotOf[i];
+    if (slot < 0) return;
+    this.slotOf[i] = UNBUILT;
+    this.built[slot] = -1;
+    this.held--;
+  }
+
+  /** Initialises satellite i's record into the slot the ring is at (dropping its holder); its slot, or REFUSED. */
+  private build(i: number): number {
     const s = this.inputs[i];
     let rec: SatRec | null = null;
     try {
@@ -113,44 +153,39 @@ export class Propagator {
       if (rec.error !== 0 || !(rec.a > 0) || !(rec.no > 0)) throw new Error(`SGP4 init error ${rec.error}`);
     } catch (err) {
       this.skipped.push({ sat_id: s.sat_id, reason: (err as Error).message });
-      rec = null;
+      this.slotOf[i] = REFUSED;
+      return REFUSED;
     }
-    if (rec) this.hold(i); // before it is stored: the slot it takes may be its own older one
-    this.recs[i] = rec;
-    if (rec) {
-      this.epochMs[i] = (rec.jdsatepoch - 2440587.5) * 86_400_000;
-      const e = Math.min(rec.ecco, 0.999);
-      this.rMaxKm[i] = rec.a * SGP4_EARTH_RADIUS_KM * (1 + e) * RADIUS_MARGIN;
-      // Fastest angular motion is at perigee: h / r_p² = n·sqrt((1+e)/(1−e)³); no is rad/min.
-      this.rateMax[i] = (rec.no / 60) * Math.sqrt((1 + e) / ((1 - e) * (1 - e) * (1 - e))) * RATE_MARGIN + EARTH_ROTATION_RAD_S;
-    }
-    return rec;
-  }
-
-  /** The elements satellite i was given (undefined for a ready satrec). */
-  elementsOf(i: number): OmmElements | undefined {
-    return this.inputs[i].elements;
-  }
-
-  /** Drops satellite i's satrec (rebuilt on next use); big catalogues call it after the pass search. */
-  release(i: number): void {
-    if (this.recs[i]) {
-      this.recs[i] = undefined;
-      this.held--;
-    }
+    const slot = this.nextSlot;
+    this.nextSlot = (slot + 1) % this.built.length;
+    const old = this.built[slot];
+    if (old >= 0) this.release(old);
+    const slab = this.slabFor(slot);
+    packSatrec(rec, slab, slot * SGP4_WORDS);
+    this.built[slot] = i;
+    this.slotOf[i] = slot;
+    this.held++;
+    this.epochMs[i] = (rec.jdsatepoch - 2440587.5) * 86_400_000;
+    const e = Math.min(rec.ecco, 0.999);
+    this.rMaxKm[i] = rec.a * SGP4_EARTH_RADIUS_KM * (1 + e) * RADIUS_MARGIN;
+    // Fastest angular motion is at perigee: h / r_p² = n·sqrt((1+e)/(1−e)³); no is rad/min.
+    this.rateMax[i] = (rec.no / 60) * Math.sqrt((1 + e) / ((1 - e) * (1 - e) * (1 - e))) * RATE_MARGIN + EARTH_ROTATION_RAD_S;
+    return slot;
   }
 
   /**
-   * Records satellite i's new satrec in the ring, dropping the satrec whose slot it takes. Every
-   * held satrec has its latest build in a slot, so at most maxSatrecs are held; a slot left by a
-   * satrec released and rebuilt since only drops it early (rebuilt on next use).
+   * The slab, grown to hold `slot`: slots are taken in order from 0, so it grows with the records
+   * built (doubling, at most the ring's length), and live() of 8 satellites of a 16k catalogue
+   * holds 8 records' words, not the cap's 1.4 MiB.
    */
-  private hold(i: number): void {
-    const old = this.built[this.nextSlot];
-    if (old >= 0) this.release(old);
-    this.built[this.nextSlot] = i;
-    this.nextSlot = (this.nextSlot + 1) % this.built.length;
-    this.held++;
+  private slabFor(slot: number): Float64Array {
+    const have = this.slab;
+    if (have && have.length > slot * SGP4_WORDS) return have;
+    const slots = Math.min(this.built.length, Math.max(16, slot + 1, 2 * (have ? have.length / SGP4_WORDS : 0)));
+    const grown = new Float64Array(slots * SGP4_WORDS);
+    if (have) grown.set(have);
+    this.slab = grown;
+    return grown;
   }
 
   /**
@@ -158,19 +193,14 @@ export class Propagator {
    * elements are unusable, SGP4 reports an error, or the community decay check flags the object.
    */
   propagate(i: number, t_ms: number, out: Float64Array): boolean {
-    const rec = this.recs[i] ?? this.rec(i);
-    if (!rec) return false;
-    const pv = sgp4(rec, (t_ms - this.epochMs[i]) / 60_000);
-    if (!pv || checkForDecay(rec)) return false;
-    const p = pv.position;
-    const v = pv.velocity;
-    out[X] = p.x;
-    out[Y] = p.y;
-    out[Z] = p.z;
-    out[VX] = v.x;
-    out[VY] = v.y;
-    out[VZ] = v.z;
-    return Number.isFinite(p.x);
+    let slot = this.slotOf[i];
+    if (slot < 0) {
+      if (slot === REFUSED) return false;
+      slot = this.build(i);
+      if (slot < 0) return false;
+    }
+    const code = sgp4Packed(this.slab!, slot * SGP4_WORDS, (t_ms - this.epochMs[i]) / 60_000, out, 0);
+    return code === SGP4_OK && Number.isFinite(out[X]);
   }
 }
 

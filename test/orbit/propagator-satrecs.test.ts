@@ -3,6 +3,7 @@
 // propagates to the same state once rebuilt.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { json2satrec, sgp4 } from 'satellite.js';
 import { MAX_SATRECS, Propagator } from '../../src/orbit/propagator.js';
 import { loadTle, T0 } from './helpers.js';
 
@@ -43,7 +44,7 @@ test('released satrecs are not counted, and a satrec rebuilt into its own old sl
   assert.equal(prop.satrecsHeld, 0);
   assert.ok(prop.propagate(0, T0, st)); // its slot held its own index
   assert.equal(prop.satrecsHeld, 1);
-  assert.ok(prop.rec(0) !== null);
+  assert.ok(prop.usable(0));
   assert.ok(prop.propagate(1, T0, st));
   assert.equal(prop.satrecsHeld, 1);
 });
@@ -52,5 +53,24 @@ test('the default cap keeps the amateur and stations groups built', () => {
   assert.ok(MAX_SATRECS >= 2000);
   const prop = new Propagator(amateur);
   states(prop, T0);
-  assert.equal(prop.satrecsHeld, amateur.filter((_, i) => prop.rec(i) !== null).length);
+  assert.equal(prop.satrecsHeld, amateur.filter((_, i) => prop.usable(i)).length);
+});
+
+test('records packed as the slab grows give satellite.js\'s own states, and live() of a few holds only theirs', () => {
+  const prop = new Propagator(amateur); // the slab starts at 16 records and doubles past them
+  const st = new Float64Array(6);
+  for (const t of [T0, T0 + 86_400_000]) {
+    for (let i = 0; i < amateur.length; i++) {
+      const rec = json2satrec(amateur[i].elements as never);
+      if (!prop.usable(i)) continue; // builds it: its epoch is known from here
+      const pv = sgp4(rec, (t - prop.epochMs[i]) / 60_000);
+      if (!pv || rec.error) continue;
+      assert.ok(prop.propagate(i, t, st), `${amateur[i].name} propagates`);
+      assert.deepEqual([...st], [pv.position.x, pv.position.y, pv.position.z, pv.velocity.x, pv.velocity.y, pv.velocity.z], amateur[i].name);
+    }
+  }
+  const few = new Propagator(amateur);
+  for (let i = 0; i < 8; i++) few.propagate(i, T0, st);
+  assert.equal(few.satrecsHeld, 8);
+  assert.ok((few as unknown as { slab: Float64Array }).slab.length < amateur.length * 40, 'the slab holds a few records, not the catalogue');
 });

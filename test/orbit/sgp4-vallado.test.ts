@@ -48,7 +48,7 @@ const CASES: { name: string; l1: string; l2: string; rows: number[][] }[] = [
 
 function check(prop: Propagator, rows: number[][], posTolKm: number, velTolKmS: number, label: string) {
   const st = new Float64Array(6);
-  const epoch = prop.rec(0)!.jdsatepoch;
+  const epoch = prop.satrecOf(0)!.jdsatepoch;
   const epochMs = (epoch - 2440587.5) * 86_400_000;
   for (const [min, ...want] of rows) {
     assert.ok(prop.propagate(0, epochMs + min * 60_000, st), `${label} t=${min} propagates`);
