@@ -3,6 +3,8 @@
 // of a 48 h horizon were ~11k of the ~147k objects the collector walks on every mark. Here a pass
 // is one Map entry and a row of the slab; PhaseRates are made when a pass is asked for.
 
+import { flat } from '../util/flat-string.js';
+
 export class PassRateSlab {
   private readonly rows: Float64Array;
   private readonly slotOf = new Map<string, number>();
@@ -42,6 +44,7 @@ export class PassRateSlab {
   set(key: string, rates: readonly number[] | null): void {
     let slot = this.slotOf.get(key);
     if (slot === undefined) {
+      key = flat(key); // a key made of parts, kept with its row
       slot = this.next;
       this.next = (this.next + 1) % this.capacity;
       const old = this.keyOf[slot];

@@ -14,7 +14,8 @@ const STEP_PER_TURN = { ...eventLoopSlicer, sliceMs: 0 };
 
 // A pass table: every pass of every satellite overlapping [from_ms, to_ms), complete (true AOS
 // and LOS even across the edges), stored column-wise sorted by AOS so a 16k-satellite table stays
-// compact; PassEvent objects are made on first use and kept.
+// compact; PassEvent objects are made on first use and kept (one per pass: the same pass is the
+// same object while the table lives, which pass-bytes-cache.ts relies on), each a view of its row.
 
 /** What identifies a table: the same key means the same passes. */
 export interface PassTableKey {
@@ -145,18 +146,7 @@ export class PassTable {
   event(k: number): PassEvent {
     let e = this.events[k];
     if (!e) {
-      const s = this.sat[k];
-      e = {
-        sat_id: this.satIds[s],
-        name: this.names[s],
-        aos_ms: this.aos[k],
-        tca_ms: this.tca[k],
-        los_ms: this.los[k],
-        max_el_deg: this.maxEl[k],
-        aos: iso(this.aos[k]),
-        tca: iso(this.tca[k]),
-        los: iso(this.los[k]),
-      };
+      e = new TablePass(this, k);
       this.events[k] = e;
     }
     return e;
@@ -218,3 +208,52 @@ export class PassTable {
   }
 }
 
+/**
+ * A pass of the table, read from its columns (issue 36): one small object per pass asked for,
+ * where a plain event held four boxed numbers and three ISO texts for as long as the table lives
+ * (~9k heap objects for a thousand passes, walked by every major GC). The texts are made when
+ * read: /passes serialises an item once and keeps its bytes, the other readers a few passes.
+ */
+class TablePass implements PassEvent {
+  constructor(
+    private readonly table: PassTable,
+    private readonly k: number,
+  ) {}
+  get sat_id(): string {
+    return this.table.satIds[this.table.sat[this.k]];
+  }
+  get name(): string {
+    return this.table.names[this.table.sat[this.k]];
+  }
+  get aos_ms(): number {
+    return this.table.aos[this.k];
+  }
+  get tca_ms(): number {
+    return this.table.tca[this.k];
+  }
+  get los_ms(): number {
+    return this.table.los[this.k];
+  }
+  get max_el_deg(): number {
+    return this.table.maxEl[this.k];
+  }
+  get aos(): string {
+    return iso(this.table.aos[this.k]);
+  }
+  get tca(): string {
+    return iso(this.table.tca[this.k]);
+  }
+  get los(): string {
+    return iso(this.table.los[this.k]);
+  }
+  /** The plain event, for JSON.stringify. */
+  toJSON(): PassEvent {
+    return plainPass(this);
+  }
+}
+
+/** A pass event as a plain object: copy a table's event with this, since a spread copies no getters. */
+export function plainPass(p: PassEvent): PassEvent {
+  const { sat_id, name, aos_ms, tca_ms, los_ms, max_el_deg, aos, tca, los } = p;
+  return { sat_id, name, aos_ms, tca_ms, los_ms, max_el_deg, aos, tca, los };
+}

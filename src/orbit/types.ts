@@ -38,7 +38,10 @@ export interface GroundPathPoint extends PathPoint {
   alt_km: number;
 }
 
-/** A predicted pass. aos/tca/los carry milliseconds. */
+/**
+ * A predicted pass. aos/tca/los carry milliseconds. A pass table's event is a view of its row
+ * (getters): copy one with pass-table.ts's plainPass, not a spread.
+ */
 export interface PassEvent {
   sat_id: string;
   name: string;

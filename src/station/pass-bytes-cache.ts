@@ -1,4 +1,5 @@
 import type { PassEvent } from '../orbit/types.js';
+import { flat } from '../util/flat-string.js';
 import { passItemAos, passItemKey } from './pass-items-file.js';
 
 // Serialised /passes items, kept so a repeated query writes stored bytes instead of running the
@@ -152,7 +153,7 @@ export class PassBytesCache {
 
   private keepItem(p: PassEvent, text: string): void {
     if (this.items.size >= this.itemMax) this.items.delete(this.items.keys().next().value!);
-    this.items.set(p, text);
+    this.items.set(p, flat(text)); // JSON.stringify's answer is a tree of parts until flattened
   }
 
   private sync(basis: unknown): void {

@@ -1,5 +1,6 @@
 import { readTextCapped, writeFileAtomic } from '../store/atomic-file.js';
 import type { PassEvent } from '../orbit/types.js';
+import { ownCopy } from '../util/flat-string.js';
 import { drain } from '../util/loop-slices.js';
 
 // The /passes items of passes still to come, kept across restarts in <dataDir>/pass-items.txt
@@ -84,7 +85,8 @@ export function decodePassItems(text: string, basis: string, now_ms: number): { 
     const tab = text.indexOf('\t', at);
     if (end < 0 || tab < 0 || tab > end || text.charCodeAt(tab + 1) !== 0x7b || text.charCodeAt(end - 1) !== 0x7d) return { kind: 'unusable', why: `line ${lines + 2} is not a pass item` };
     const key = text.slice(at, tab);
-    if (passItemAos(key) > now_ms) entries.set(key, text.slice(tab + 1, end));
+    // Copies, not views of the file's text: it would live as long as the last item kept from it.
+    if (passItemAos(key) > now_ms) entries.set(ownCopy(key), ownCopy(text.slice(tab + 1, end)));
     lines++;
     at = end + 1;
   }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { decodePassRates, encodePassRates, PASS_RATES_FILE, readPassRates } from '../../src/guidance/pass-rates-file.js';
+import { plainPass } from '../../src/orbit/pass-table.js';
 import { startServer, tmpDataDir } from '../helpers/server.js';
 
 // Each pass's phase range rates (five propagations) are kept across restarts: the /passes
@@ -76,7 +77,7 @@ describe('guidance keeps its pass rates across a restart', () => {
     rmSync(join(dataDir, PASS_RATES_FILE), { force: true });
     // Rates computed after the stop (a late caller; a pass no warm-up has seen) stay in memory.
     const next = s.app.services.orbit.currentOrNextPass('ao-91', s.clock.now())!;
-    const pass = { ...next, aos_ms: next.aos_ms + 1 };
+    const pass = { ...plainPass(next), aos_ms: next.aos_ms + 1 };
     assert.equal(g.recommend('ao-91', (pass.aos_ms + pass.los_ms) / 2, { pass })!.track.range_rate_source, 'path');
     await g.persistPassRates(s.clock.now());
     assert.ok(!existsSync(join(dataDir, PASS_RATES_FILE)));
