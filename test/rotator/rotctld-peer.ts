@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 // Hamlib's real daemons on a free loopback port: rotctld with its dummy rotator (-m 1), the peer our
 // rotctld client is checked against (driver-rotctld.test.ts, rotator-routes.test.ts), and rigctld
@@ -18,23 +19,31 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Whether something accepts connections on 127.0.0.1:port (a probe that takes nothing from it). */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = connect(port, '127.0.0.1');
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
+/**
+ * Whether a socket listens on 127.0.0.1:port, read from the kernel's table (/proc/net/tcp): a
+ * probe that connects is a client session of its own, and rigctld could close the next client's
+ * connection while it wound the probe's session down (the hello of a test's first connection failed
+ * with "closed the connection", now and then, on a busy machine).
+ */
+function listening(port: number): boolean {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let table: string;
+  try {
+    table = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return false;
+  }
+  // Columns: sl, local_address, rem_address, st (0A: LISTEN), ...
+  return table.split('\n').some((line) => {
+    const f = line.trim().split(/\s+/);
+    return f[1] === local && f[3] === '0A';
   });
 }
 
 /**
- * Starts a Hamlib daemon (rotctld, rigctld) and resolves once it accepts a connection. The probe
- * connects: a probe that binds the port (as this once did) can hold it at the moment the daemon
- * binds, and the daemon then exits with status 1, the more often the busier the machine. Its exit
- * ends the wait at once.
+ * Starts a Hamlib daemon (rotctld, rigctld) and resolves once it listens. The probe neither binds
+ * the port (a probe that did could hold it at the moment the daemon bound, and the daemon exited
+ * with status 1) nor connects (see listening). Its exit ends the wait at once.
  */
 export async function startHamlibDaemon(program: string, args: string[], port: number): Promise<ChildProcess> {
   const proc = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -42,7 +51,7 @@ export async function startHamlibDaemon(program: string, args: string[], port: n
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   for (let i = 0; i < 100; i++) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${program} exited (${proc.exitCode ?? proc.signalCode}): ${stderr.trim()}`);
-    if (await accepts(port)) return proc;
+    if (listening(port)) return proc;
     await sleep(20);
   }
   proc.kill();

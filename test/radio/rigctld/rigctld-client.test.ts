@@ -78,7 +78,11 @@ describe('rigctld client against Hamlib rigctld -m 1', { skip: rigctldSkip }, ()
   it('speaks with a VFO first to a daemon started with --vfo', async () => {
     const p = await freePort();
     const d = await startRigctld(p, ['--vfo']);
-    const r = await open(p);
+    // The daemon is killed whatever fails: one left running keeps this process from ever exiting.
+    const r = await open(p).catch((err: Error) => {
+      d.kill();
+      throw err;
+    });
     try {
       assert.equal(r.info?.vfoArg, true);
       assert.deepEqual(await r.split(), { on: true, tx_vfo: 'VFOB' });
@@ -98,7 +102,10 @@ describe('rigctld client against Hamlib rigctld -m 1', { skip: rigctldSkip }, ()
   it('the daemon killed mid-session: the loss is reported once and every pending request fails', async () => {
     const p = await freePort();
     const d = await startRigctld(p);
-    const r = await open(p);
+    const r = await open(p).catch((err: Error) => {
+      d.kill();
+      throw err;
+    });
     const reports: (Error | null)[] = [];
     r.onClose((err) => reports.push(err));
     d.kill('SIGSTOP'); // requests now wait on a daemon that does not read
