@@ -44,8 +44,5 @@ export class CatalogSearch {
     const a = this.from + c * CHUNK_MS;
     this.col.minAos = c === 0 ? this.minAos : a;
     if (!this.failed.has(i) && this.finder.search(i, a, Math.min(this.to, a + CHUNK_MS), this.col) !== 'ok') this.failed.add(i);
-    // A record of a catalogue beyond the cap is released once its search is done (the sweep
-    // revisits none); live() rebuilds the few it needs.
-    if (c === this.chunks - 1 && !this.prop.keepsAll) this.prop.release(i);
   }
 }

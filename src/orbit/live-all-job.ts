@@ -52,7 +52,6 @@ export function liveAllJob(j: LiveAllInput): { value: LiveAllAnswer; transfer: A
   const items: LiveSample[] = [];
   for (let i = 0; i < prop.size; i++) {
     const s = sampler.sample(i, frame, tf);
-    if (!prop.keepsAll) prop.release(i);
     if (s) items.push(s);
   }
   const json = jsonArray(items);

@@ -159,7 +159,6 @@ export class OrbitEngine implements OrbitService {
     const items: LiveSample[] = [];
     for (let i = 0; i < prop.size; i++) {
       const s = this.liveSample(prop, i, obs, tf);
-      if (!prop.keepsAll) prop.release(i); // a catalogue beyond the record cap: none is kept between sweeps (Propagator.keepsAll)
       if (s) items.push(s);
       if ((i & 31) === 31) yield;
     }

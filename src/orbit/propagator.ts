@@ -64,7 +64,6 @@ export class Propagator {
   /** Satellites whose elements SGP4 refused (found on first use). */
   readonly skipped: SkippedOrbit[] = [];
   private readonly inputs: readonly OrbitInput[];
-  private readonly cap: number;
   // Records are built on first use: a 16k catalogue costs its ~0.3 s of json2satrec inside the
   // pass table's time slices instead of one blocking burst, and live() for 8 satellites builds 8.
   /** Each satellite's slot in the slab, or UNBUILT / REFUSED. */
@@ -87,20 +86,12 @@ export class Propagator {
     }
     this.inputs = inputs;
     const n = inputs.length;
-    this.cap = Math.max(1, opts.maxSatrecs ?? MAX_SATRECS);
+    const cap = Math.max(1, opts.maxSatrecs ?? MAX_SATRECS);
     this.slotOf = new Int32Array(n).fill(UNBUILT);
-    this.built = new Int32Array(Math.max(1, Math.min(n, this.cap))).fill(-1);
+    this.built = new Int32Array(Math.min(Math.max(1, n), cap)).fill(-1);
     this.epochMs = new Float64Array(n);
     this.rMaxKm = new Float64Array(n);
     this.rateMax = new Float64Array(n);
-  }
-
-  /**
-   * False when the catalogue is larger than the record cap: a sweep over every satellite then
-   * releases each record right after its use, so a later sweep does not evict what live() keeps.
-   */
-  get keepsAll(): boolean {
-    return this.size <= this.cap;
   }
 
   /** Records built and held now (at most maxSatrecs). */
@@ -123,19 +114,30 @@ export class Propagator {
     return this.inputs[i].elements;
   }
 
-  /** A fresh satellite.js record of satellite i (baselines and comparisons; null when refused). */
+  /** Satellite i's satellite.js record (made anew from elements; the one given, if any): baselines, comparisons; null when refused. */
   satrecOf(i: number): SatRec | null {
-    const s = this.inputs[i];
     try {
-      const rec = s.satrec ?? (s.elements ? json2satrec(s.elements as never) : null);
-      return rec && rec.error === 0 ? rec : null;
+      return this.initialised(i);
     } catch {
       return null;
     }
   }
 
-  /** Drops satellite i's record (rebuilt on next use); big catalogues call it after the pass search. */
-  release(i: number): void {
+  /** satellite.js's initialised record of satellite i; throws why SGP4 refuses it. */
+  private initialised(i: number): SatRec {
+    const s = this.inputs[i];
+    const rec = s.satrec ?? (s.elements ? json2satrec(s.elements as never) : null);
+    if (!rec) throw new Error('no elements');
+    if (rec.error !== 0 || !(rec.a > 0) || !(rec.no > 0)) throw new Error(`SGP4 init error ${rec.error}`);
+    return rec;
+  }
+
+  /**
+   * Drops satellite i's record (rebuilt on next use): the ring's slot it held is taken. A sweep of
+   * a catalogue beyond the cap evicts as it goes; nothing else needs to drop a record, since the
+   * slab's size is fixed by the cap, not by the records held.
+   */
+  private evict(i: number): void {
     const slot = this.slotOf[i];
     if (slot < 0) return;
     this.slotOf[i] = UNBUILT;
@@ -145,21 +147,18 @@ export class Propagator {
 
   /** Initialises satellite i's record into the slot the ring is at (dropping its holder); its slot, or REFUSED. */
   private build(i: number): number {
-    const s = this.inputs[i];
-    let rec: SatRec | null = null;
+    let rec: SatRec;
     try {
-      rec = s.satrec ?? (s.elements ? json2satrec(s.elements as never) : null);
-      if (!rec) throw new Error('no elements');
-      if (rec.error !== 0 || !(rec.a > 0) || !(rec.no > 0)) throw new Error(`SGP4 init error ${rec.error}`);
+      rec = this.initialised(i);
     } catch (err) {
-      this.skipped.push({ sat_id: s.sat_id, reason: (err as Error).message });
+      this.skipped.push({ sat_id: this.inputs[i].sat_id, reason: (err as Error).message });
       this.slotOf[i] = REFUSED;
       return REFUSED;
     }
     const slot = this.nextSlot;
     this.nextSlot = (slot + 1) % this.built.length;
     const old = this.built[slot];
-    if (old >= 0) this.release(old);
+    if (old >= 0) this.evict(old);
     const slab = this.slabFor(slot);
     packSatrec(rec, slab, slot * SGP4_WORDS);
     this.built[slot] = i;
