@@ -9,8 +9,16 @@ import { constants, type SatRec } from 'satellite.js';
 // Report #3") reading that slab and writing the state into the caller's scratch: nothing is
 // allocated. Operations are in the reference's order so results match satellite.js's `sgp4` to
 // the last bit (test/orbit/sgp4-packed.test.ts compares them over the catalogue, deep-space and
-// resonant orbits included). The deep-space integrator restarts from the epoch at every call, as
-// satellite.js's does, so a record is never written after packing.
+// resonant orbits included).
+//
+// One difference in work, not in answers: satellite.js's resonance integrator (dspace) steps from
+// the epoch in 720 min steps at every call (sgp4 never stores its state back), so each call on a
+// resonant orbit (GEO, Molniya, AO-10) costs |tsince| / 720 min steps: 200 for elements 100 days
+// old, where a pass search makes thousands of calls. Every step depends only on the one before,
+// so the state at step k is the same bits however it was reached: the record keeps the last
+// call's state (atime, xli, xni) and the state one step nearer the epoch (the checkpoint, for a
+// search that steps back across a step boundary), and a call resumes from the furthest of epoch,
+// checkpoint and last state that does not lie beyond tsince. A record is written only there.
 
 const { earthRadius, j2, j3oj2, pi, twoPi, vkmpersec, x2o3, xke } = constants;
 
@@ -32,6 +40,8 @@ enum W {
   // deep-space secular and resonance terms (dspace)
   d2201, d2211, d3210, d3222, d4410, d4422, d5220, d5232, d5421, d5433,
   dedt, del1, del2, del3, didt, dmdt, dnodt, domdt, gsto, xfact, xlamo, atime, xli, xni,
+  // the integrator's checkpoint: its state one step nearer the epoch than (atime, xli, xni), or 0
+  catime, cxli, cxni,
   // lunar-solar periodics (dpper)
   e3, ee2, peo, pgho, pho, pinco, plo, se2, se3, sgh2, sgh3, sgh4, sh2, sh3, si2, si3, sl2, sl3, sl4,
   xgh2, xgh3, xgh4, xh2, xh3, xi2, xi3, xl2, xl3, xl4, zmol, zmos,
@@ -129,9 +139,16 @@ export function sgp4Packed(s: Float64Array, b: number, tsince: number, out: Floa
       let xni = s[b + W.xni];
       let xli = s[b + W.xli];
       if (atime === 0.0 || t * atime <= 0.0 || Math.abs(t) < Math.abs(atime)) {
-        atime = 0.0;
-        xni = no;
-        xli = s[b + W.xlamo];
+        const catime = s[b + W.catime];
+        if (catime !== 0.0 && t * catime > 0.0 && Math.abs(t) >= Math.abs(catime)) {
+          atime = catime;
+          xni = s[b + W.cxni];
+          xli = s[b + W.cxli];
+        } else {
+          atime = 0.0;
+          xni = no;
+          xli = s[b + W.xlamo];
+        }
       }
       const delt = t > 0.0 ? STEPP : STEPN;
       const xfact = s[b + W.xfact];
@@ -182,10 +199,17 @@ export function sgp4Packed(s: Float64Array, b: number, tsince: number, out: Floa
           ft = t - atime;
           break;
         }
+        // The state this step leaves is the checkpoint once the loop ends.
+        s[b + W.catime] = atime;
+        s[b + W.cxli] = xli;
+        s[b + W.cxni] = xni;
         xli += xldot * delt + xndt * STEP2;
         xni += xndt * delt + xnddt * STEP2;
         atime += delt;
       }
+      s[b + W.atime] = atime;
+      s[b + W.xli] = xli;
+      s[b + W.xni] = xni;
       nm = xni + xndt * ft + xnddt * ft * ft * 0.5;
       const xl = xli + xldot * ft + xndt * ft * ft * 0.5;
       mm = irez !== 1 ? xl - 2.0 * nodem + 2.0 * theta : xl - nodem - argpm + theta;
