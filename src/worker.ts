@@ -8,12 +8,14 @@ import { errorMessage } from './util/errors.js';
 // search's worker never reads the catalogue parser and the other way round.
 
 /** A job's worker side: the answer and the buffers in it to hand over instead of copying. */
-export type JobRun = (input: never) => { value: unknown; transfer: ArrayBuffer[] };
+export type JobRun = (input: never) => JobResult | Promise<JobResult>;
+type JobResult = { value: unknown; transfer: ArrayBuffer[] };
 
 const JOBS: Record<string, () => Promise<JobRun>> = {
   'pass-search': async () => (await import('./orbit/pass-search-job.js')).passSearchJob,
   'live-all': async () => (await import('./orbit/live-all-job.js')).liveAllJob,
   'catalog-parse': async () => (await import('./catalog/parse-job.js')).catalogParseJob,
+  'source-fetch': async () => (await import('./catalog/fetch-job.js')).sourceFetchJob,
 };
 
 /**
@@ -33,7 +35,7 @@ async function run(): Promise<void> {
   const { job, input } = workerData as { job: string; input: never };
   const load = JOBS[job];
   if (!load) throw new Error(`no job named "${job}"`);
-  const { value, transfer } = (await load())(input);
+  const { value, transfer } = await (await load())(input);
   parentPort!.postMessage({ ok: true, value } satisfies JobAnswer, transfer);
 }
 

@@ -1,183 +1,29 @@
-// Driver: fetch one catalog/status source (http(s) URL or file path) with a timeout, a streaming
-// size cap and HTTP conditional-request headers. Redirects are followed; only a final 200 body
-// is ever returned as data, so a redirect or error page can never be cached as a catalog.
+// Fetch one catalog/status source: an http(s) URL (fetch-http.ts) or a file path, under the same
+// timeout and size cap, answering the same union of result kinds; never throws.
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
 import { drainSliced } from '../util/loop-slices.js';
-import { retryAfterMs } from '../util/retry-after.js';
+import { ByteSink } from './byte-sink.js';
+import { fetchHttp, kib, type FetchOptions, type FetchResult } from './fetch-http.js';
 
-export interface FetchOptions {
-  timeoutMs: number;
-  maxBytes: number;
-  etag?: string | null;
-  lastModified?: string | null;
-  /** Epoch ms "now" for Retry-After dates (injected clock). */
-  nowMs: number;
-  /** Aborts the fetch (service stop). */
-  signal?: AbortSignal;
-}
-
-export type FetchResult =
-  | { kind: 'data'; body: Buffer; bytes: number; etag: string | null; lastModified: string | null; maxAgeMs: number | null; finalUrl: string }
-  | { kind: 'not-modified'; maxAgeMs: number | null }
-  | { kind: 'error'; message: string; status: number | null; retryAfterMs: number | null };
+export type { FetchOptions, FetchResult } from './fetch-http.js';
 
 export const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
-export function parseMaxAge(cacheControl: string | null): number | null {
-  if (!cacheControl || /no-store|no-cache/i.test(cacheControl)) return null;
-  const m = /max-age=(\d+)/i.exec(cacheControl);
-  return m ? Number(m[1]) * 1000 : null;
-}
-
-const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
-
+/**
+ * https runs on a worker thread: TLS's modules, the first name's IPv6 check (a regex that compiles
+ * for ~8 ms), the handshake's key exchange and the certificate checks cost tens of ms here, hundreds
+ * on a Pi, all of it on the serving thread otherwise (issue 36). Plain http (a mirror on the LAN,
+ * the tests' fixtures) costs none of that and stays on the loop.
+ */
 export async function fetchSource(source: string, o: FetchOptions): Promise<FetchResult> {
-  return isUrl(source) ? fetchHttp(source, o) : readFileCapped(source, o);
-}
-
-const MAX_REDIRECTS = 5;
-
-/**
- * Name lookup plus TCP connect, per connection. A refused port fails at once, but a host the
- * station cannot reach (no resolver answer: glibc gives up after 5 s; a dropped SYN) would
- * otherwise hold the refresh for the whole timeout, and an operator is waiting on the route
- * (issue 32). A reachable host connects in well under a second, even over a phone's hotspot.
- */
-export const CONNECT_TIMEOUT_MS = 2_000;
-
-/**
- * One GET; resolves with the response (body unread) or rejects. node:http rather than fetch:
- * undici costs ~15 MiB RSS; loaded on first use, since most boots never fetch (offline field use).
- */
-async function get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
-  const mod = url.startsWith('https:') ? await import('node:https') : await import('node:http');
-  return new Promise((resolve, reject) => {
-    const req = mod.get(url, { headers, signal }, resolve);
-    req.on('error', reject);
-    req.once('socket', (socket) => {
-      if (!socket.connecting) return; // a kept-alive connection
-      const host = new URL(url).hostname;
-      const timer = setTimeout(() => req.destroy(new Error(`no connection to ${host} within ${CONNECT_TIMEOUT_MS / 1000} s (name lookup and connect)`)), CONNECT_TIMEOUT_MS);
-      const done = () => clearTimeout(timer);
-      socket.once('connect', done);
-      socket.once('close', done);
-    });
-  });
-}
-
-async function fetchHttp(url: string, o: FetchOptions): Promise<FetchResult> {
-  const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), o.timeoutMs);
-  const stop = () => ctl.abort();
-  o.signal?.addEventListener('abort', stop);
-  const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9, */*;q=0.1', 'user-agent': 'satstation (amateur radio appliance)' };
-  if (o.etag) headers['if-none-match'] = o.etag;
-  if (o.lastModified) headers['if-modified-since'] = o.lastModified;
-  let current = url;
-  try {
-    let res = await get(current, headers, ctl.signal);
-    for (let hops = 0; res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304; hops++) {
-      res.resume(); // a redirect body is never data
-      const location = res.headers.location;
-      if (!location || hops >= MAX_REDIRECTS) return { kind: 'error', status: res.statusCode, message: location ? `more than ${MAX_REDIRECTS} redirects` : `HTTP ${res.statusCode} without a Location`, retryAfterMs: null };
-      current = new URL(location, current).toString();
-      res = await get(current, headers, ctl.signal);
-    }
-    const status = res.statusCode ?? 0;
-    const header = (name: string) => {
-      const h = res.headers[name];
-      return Array.isArray(h) ? h.join(', ') : (h ?? null);
-    };
-    const maxAgeMs = parseMaxAge(header('cache-control'));
-    if (status === 304) {
-      res.resume();
-      return { kind: 'not-modified', maxAgeMs };
-    }
-    if (status !== 200) {
-      res.resume();
-      return { kind: 'error', status, message: `HTTP ${status}${res.statusMessage ? ' ' + res.statusMessage : ''}`, retryAfterMs: retryAfterMs(header('retry-after'), o.nowMs) };
-    }
-    const declared = Number(header('content-length'));
-    if (declared > o.maxBytes) {
-      res.destroy();
-      return { kind: 'error', status, message: `response too large (${kib(declared)} declared, cap ${kib(o.maxBytes)})`, retryAfterMs: null };
-    }
-    // With a declared length the body goes straight into one buffer: no second copy at the peak.
-    const sink = new ByteSink(o.maxBytes, Number.isFinite(declared) && declared > 0 ? declared : 0);
-    for await (const chunk of res as AsyncIterable<Buffer>) {
-      if (!sink.add(chunk)) {
-        res.destroy();
-        return { kind: 'error', status, message: `response exceeds the size cap of ${kib(o.maxBytes)}`, retryAfterMs: null };
-      }
-    }
-    if (!res.complete) return { kind: 'error', status, message: 'connection closed before the response was complete', retryAfterMs: null };
-    const body = await drainSliced(sink.takeSteps());
-    return { kind: 'data', body, bytes: body.length, etag: header('etag'), lastModified: header('last-modified'), maxAgeMs, finalUrl: current };
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const message = o.signal?.aborted ? 'stopped' : ctl.signal.aborted ? `timed out after ${o.timeoutMs} ms` : `fetch failed: ${e.code ?? e.message}`;
-    return { kind: 'error', status: null, message, retryAfterMs: null };
-  } finally {
-    clearTimeout(timer);
-    o.signal?.removeEventListener('abort', stop);
-  }
-}
-
-/** Collects a body under a cap; one preallocated buffer when the size is known. */
-class ByteSink {
-  private chunks: Buffer[] = [];
-  private buf: Buffer | null;
-  private n = 0;
-
-  constructor(
-    private readonly max: number,
-    expected: number,
-  ) {
-    this.buf = expected > 0 && expected <= max ? Buffer.allocUnsafe(expected) : null;
-  }
-
-  /** false once the cap is passed. */
-  add(chunk: Buffer): boolean {
-    if (this.n + chunk.length > this.max) return false;
-    if (this.buf && this.n + chunk.length <= this.buf.length) chunk.copy(this.buf, this.n);
-    else {
-      if (this.buf) {
-        this.chunks.push(this.buf.subarray(0, this.n));
-        this.buf = null;
-      }
-      this.chunks.push(chunk);
-    }
-    this.n += chunk.length;
-    return true;
-  }
-
-  /**
-   * The body as one buffer. Chunks (a body of unknown length) are joined in steps of ~1 MiB: one
-   * Buffer.concat of a 15 MiB body is ~10 ms of copying here, ~100 ms on a Pi.
-   */
-  *takeSteps(): Generator<void, Buffer, undefined> {
-    if (this.buf) return this.buf.subarray(0, this.n);
-    const out = Buffer.allocUnsafe(this.n);
-    let off = 0;
-    let sinceYield = 0;
-    for (const c of this.chunks) {
-      off += c.copy(out, off);
-      sinceYield += c.length;
-      if (sinceYield >= TAKE_STEP_BYTES) {
-        sinceYield = 0;
-        yield;
-      }
-    }
-    this.chunks = [];
-    return out;
-  }
+  if (!isUrl(source)) return readFileCapped(source, o);
+  if (!/^https:/i.test(source)) return fetchHttp(source, o);
+  const { fetchOffThread } = await import('./fetch-job.js');
+  return fetchOffThread(source, o);
 }
 
 const READ_CHUNK = 64 * 1024;
-/** Bytes of a chunked body joined between yields. */
-const TAKE_STEP_BYTES = 1024 * 1024;
 
 /**
  * A file source. Only a regular file is read (a FIFO would block, /dev/zero never ends, and

@@ -1,4 +1,5 @@
 import { drainSliced } from '../util/loop-slices.js';
+import { ownBuffer } from '../util/own-buffer.js';
 import { runWorkerJob, type JobOutcome, type WorkerScript } from '../util/worker-job.js';
 import { parseCatalogText, type ParseOptions, type ParseResult } from './parse.js';
 import type { OmmElements } from './types.js';
@@ -35,14 +36,6 @@ export interface CatalogParseAnswer extends Omit<ParseResult, 'records'> {
   count: number;
   numbers: ArrayBuffer;
   strings: string;
-}
-
-/** The body as a buffer to hand over: its own when it is exactly the body, else a copy. */
-function ownBuffer(body: Uint8Array): ArrayBuffer {
-  if (body.byteOffset === 0 && body.buffer.byteLength === body.length && body.buffer instanceof ArrayBuffer) return body.buffer;
-  const copy = new Uint8Array(body.length);
-  copy.set(body);
-  return copy.buffer;
 }
 
 /**

@@ -10,6 +10,8 @@ import { Propagator } from '../../src/orbit/propagator.js';
 import { GREENWICH, loadTle, T0 } from '../orbit/helpers.js';
 import { tmpDataDir } from '../helpers/server.js';
 import { spawnServer } from '../helpers/spawn-server.js';
+import { startHttpsSource } from '../catalog/fixtures/https-source-process.js';
+import { runWorkerJob } from '../../src/util/worker-job.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -60,6 +62,19 @@ describe('the built artifact', () => {
     for (let u = 0; u < here.units; u++) here.run(u);
     assert.ok(here.col.rows.length > 50);
     assert.deepEqual(r.kind === 'done' ? [...r.value.rows] : [], [...here.col.rows]);
+  });
+
+  it("the copy's worker entry fetches an https source (TLS on the worker: here, an untrusted certificate refused)", async () => {
+    const source = await startHttpsSource();
+    try {
+      const script = { script: pathToFileURL(join(copy, 'worker.cjs')), eval: false };
+      const input = { url: `${source.base}/catalog.tle`, timeoutMs: 10_000, maxBytes: 1024 * 1024, nowMs: Date.now() };
+      const r = await runWorkerJob<{ kind: string; message?: string }>('source-fetch', input, { signal: new AbortController().signal, script });
+      assert.equal(r.kind, 'done', JSON.stringify(r));
+      assert.match(r.kind === 'done' ? `${r.value.kind}: ${r.value.message}` : '', /^error: fetch failed: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT)/);
+    } finally {
+      source.stop();
+    }
   });
 
   it('npm start runs the bundle (building only when stale) on the embedded defaults', async () => {
