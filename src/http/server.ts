@@ -191,7 +191,7 @@ export class HttpServer {
     }
     if (method === 'GET' || head) {
       const asset = this.assets.get(url);
-      if (asset) return this.sendAsset(res, asset, acceptEncoding, head);
+      if (asset) return this.sendAsset(res, asset, acceptEncoding, head, url);
     }
     if (match.kind === 'not_found') {
       return this.send(res, errorReply(404, 'not_found', `no route for ${url}`, { path: url }), false, head);
@@ -526,9 +526,11 @@ export class HttpServer {
     });
   }
 
-  private sendAsset(res: uWS.HttpResponse, a: StaticAsset, acceptEncoding: string, head: boolean): void {
-    const gz = a.gzip !== null && acceptEncoding.includes('gzip');
-    const body = gz ? a.gzip! : a.body;
+  private sendAsset(res: uWS.HttpResponse, a: StaticAsset, acceptEncoding: string, head: boolean, url: string): void {
+    const gzip = acceptEncoding.includes('gzip') ? a.gzip : null;
+    const body = gzip ?? a.body;
+    if (!body) return this.send(res, errorReply(500, 'asset_unreadable', `${url} is part of this build but its file cannot be read (see the log)`, { path: url }), false, head);
+    const gz = gzip !== null;
     res.cork(() => {
       res.writeStatus('200 OK');
       res.writeHeader('Content-Type', a.contentType);

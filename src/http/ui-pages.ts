@@ -66,25 +66,58 @@ export interface UiBundle {
 const GZIP_MIN_BYTES = 512;
 
 /**
+ * A file of dist/ui read when first asked for, then kept: most stations serve one or two pages
+ * (a kiosk one), and reading all ~100 files at boot was ~15 ms of CPU here (150 ms of a tenth of
+ * a core) and ~0.75 MiB held for pages nobody opens. Null when it cannot be read (the request is
+ * answered 500; the next one tries again).
+ */
+class UiFile {
+  private bytes: Buffer | null = null;
+
+  constructor(readonly path: string) {}
+
+  read(): Buffer | null {
+    if (this.bytes) return this.bytes;
+    try {
+      this.bytes = readFileSync(this.path);
+    } catch (err) {
+      log.warn(`UI file ${this.path} unreadable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    return this.bytes;
+  }
+}
+
+/**
  * A file's gzip twin: the one build.mjs wrote beside it (`.gz`, level 9), else made when first
  * asked for. Compressing every asset after each boot was ~50 ms of CPU here, half a second of a
  * tenth of a core on the Pi, competing with the first requests; a page's HTML (made here from
  * the manifest) is a few KB at the default level, ~0.1 ms on its first request.
  */
 class GzipTwin {
+  private made: Buffer | null = null;
+  private looked = false;
+
   constructor(
-    readonly body: Buffer,
+    private readonly body: () => Buffer | null,
     private readonly level: number,
-    private made: Buffer | null = null,
+    /** The twin build.mjs wrote, if any. */
+    private readonly file: string | null,
+    /** Bodies up to this size get no twin. */
+    private readonly minBytes = 0,
   ) {}
 
   /** Null until zlib has been read: the first request for it is answered uncompressed. */
   get gzip(): Buffer | null {
-    return (this.made ??= nodeZlibIfReady()?.gzipSync(this.body, { level: this.level }) ?? null);
+    if (this.made) return this.made;
+    if (this.file && !this.looked) {
+      this.looked = true;
+      if (existsSync(this.file)) return (this.made = new UiFile(this.file).read());
+    }
+    const body = this.body();
+    if (!body || body.length <= this.minBytes) return null;
+    return (this.made = nodeZlibIfReady()?.gzipSync(body, { level: this.level }) ?? null);
   }
 }
-
-const readIfThere = (path: string): Buffer | null => (existsSync(path) ? readFileSync(path) : null);
 
 /** dist/ui next to the bundle, or the repo's dist/ui when running from source. */
 export function defaultUiDir(): string {
@@ -104,14 +137,16 @@ export function loadUi(uiDir: string): UiBundle | null {
   const assets = new Map<string, StaticAsset>();
   const addAsset = (urlPath: string, cacheControl = 'public, max-age=31536000, immutable') => {
     if (assets.has(urlPath)) return;
-    const file = join(uiDir, urlPath.replace(/^\/(assets\/)?/, ''));
-    const body = readFileSync(file);
+    const file = new UiFile(join(uiDir, urlPath.replace(/^\/(assets\/)?/, '')));
     const ext = urlPath.slice(urlPath.lastIndexOf('.'));
-    const twin = body.length > GZIP_MIN_BYTES ? new GzipTwin(body, 9, readIfThere(`${file}.gz`)) : null;
+    const body = () => file.read();
+    const twin = new GzipTwin(body, 9, `${file.path}.gz`, GZIP_MIN_BYTES);
     assets.set(urlPath, {
-      body,
+      get body() {
+        return body();
+      },
       get gzip() {
-        return twin?.gzip ?? null;
+        return twin.gzip;
       },
       contentType: TYPES[ext] ?? 'application/octet-stream',
       cacheControl,
@@ -125,7 +160,7 @@ export function loadUi(uiDir: string): UiBundle | null {
     for (const c of p.css) addAsset(c);
     entries.set(name, { js: p.js, css: p.css, imports: p.imports });
     const html = Buffer.from(pageHtml(name, p));
-    const twin = new GzipTwin(html, -1);
+    const twin = new GzipTwin(() => html, -1, null);
     pages.set(name, {
       html,
       get gzip() {
