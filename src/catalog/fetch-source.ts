@@ -5,6 +5,7 @@ import { open, stat } from 'node:fs/promises';
 import { drainSliced } from '../util/loop-slices.js';
 import { ByteSink } from './byte-sink.js';
 import { fetchHttp, kib, type FetchOptions, type FetchResult } from './fetch-http.js';
+import { monotonicMs } from '../util/monotonic.js';
 
 export type { FetchOptions, FetchResult } from './fetch-http.js';
 
@@ -32,7 +33,7 @@ const READ_CHUNK = 64 * 1024;
  */
 async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResult> {
   const fail = (message: string): FetchResult => ({ kind: 'error', status: null, message, retryAfterMs: null });
-  const started = performance.now();
+  const started = monotonicMs();
   try {
     if (!(await stat(path)).isFile()) return fail(`${path} is not a regular file`);
     const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
@@ -46,7 +47,7 @@ async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResul
         const { bytesRead } = await fh.read(chunk, 0, READ_CHUNK, null);
         if (bytesRead === 0) break;
         if (!sink.add(chunk.subarray(0, bytesRead))) return fail(`file exceeds the size cap of ${kib(o.maxBytes)}`);
-        if (performance.now() - started > o.timeoutMs) return fail(`reading ${path} timed out after ${o.timeoutMs} ms`);
+        if (monotonicMs() - started > o.timeoutMs) return fail(`reading ${path} timed out after ${o.timeoutMs} ms`);
         if (o.signal?.aborted) return fail('stopped');
       }
       const body = await drainSliced(sink.takeSteps());

@@ -8,6 +8,7 @@ import { loadPassTable, PASS_CACHE_FILE, removePassTable, savePassTable } from '
 import { PassTable, sameKey, tableKey, type PassTableKey } from './pass-table.js';
 import { OFF_THREAD_FROM_SATELLITES, type Propagator } from './propagator.js';
 import type { Observer } from './types.js';
+import { monotonicMs } from '../util/monotonic.js';
 
 const log = logger('pass-table');
 
@@ -223,7 +224,7 @@ export class PassTableService {
     const now = this.o.clock.now();
     const to = now + (this.o.horizonHours + (this.o.slackHours ?? DEFAULT_SLACK_H)) * 3600_000;
     const base = this.current();
-    const t0 = performance.now();
+    const t0 = monotonicMs();
     const searchesBefore = this.stats.workerSearches;
     let next: PassTable | null;
     if (base && base.from_ms <= now && base.to_ms > now && base.satIds.length === orbits.prop.size) {
@@ -236,7 +237,7 @@ export class PassTableService {
     if (!next || gen !== this.gen || this.stopped) return;
     this.table = next;
     this.tableListeners.emit(next);
-    this.stats.lastComputeMs = performance.now() - t0;
+    this.stats.lastComputeMs = monotonicMs() - t0;
     log.info(`pass table: ${next.size} passes for ${next.satIds.length} satellites to ${new Date(next.to_ms).toISOString()} in ${this.stats.lastComputeMs.toFixed(0)} ms${this.stats.workerSearches > searchesBefore ? ' (searched on a worker thread)' : ''}`);
     try {
       await savePassTable(this.path, next);
@@ -292,11 +293,11 @@ export class PassTableService {
     const search = new CatalogSearch(prop, obs, from, to, minAos);
     const sliceMs = this.o.sliceMs ?? DEFAULT_SLICE_MS;
     for (let u = 0; u < search.units; ) {
-      const s0 = performance.now();
+      const s0 = monotonicMs();
       const cpu0 = process.cpuUsage();
       do search.run(u++);
-      while (u < search.units && performance.now() - s0 < sliceMs);
-      const took = performance.now() - s0;
+      while (u < search.units && monotonicMs() - s0 < sliceMs);
+      const took = monotonicMs() - s0;
       const cpu = process.cpuUsage(cpu0);
       this.stats.slices++;
       if (took > this.stats.longestSliceMs) this.stats.longestSliceMs = took;

@@ -2,6 +2,7 @@ import { type ChildProcess } from 'node:child_process';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { startTool } from './tool-process.js';
+import { monotonicMs } from '../util/monotonic.js';
 
 // Driver: one arecord process capturing 16-bit mono from an ALSA device, its samples handed on as
 // they come. Never throws: a failure (no arecord, a device that does not open, arecord dying)
@@ -38,7 +39,7 @@ export interface AlsaCaptureOptions {
   onPcm(pcm: Int16Array): void;
   /** Once, when arecord is gone: null after stop(), otherwise why it ended. */
   onEnd(error: string | null): void;
-  /** Monotonic milliseconds (default performance.now). */
+  /** Monotonic milliseconds (default util/monotonic.ts). */
   now?: () => number;
   arecordPath?: string;
   /** arecord's environment (default this process's); alsa-lib reads $XDG_CONFIG_HOME/alsa/asoundrc. */
@@ -93,7 +94,7 @@ class ArecordRun implements AlsaCapture {
     this.pcmFns.add(o.onPcm);
     this.endFns.add(o.onEnd);
     this.program = o.arecordPath ?? 'arecord';
-    this.now = o.now ?? (() => performance.now());
+    this.now = o.now ?? (() => monotonicMs());
     this.gone = new Promise((resolve) => (this.settle = resolve));
     const args = ['-q', '-D', o.device, '-f', 'S16_LE', '-r', String(o.sampleRate), '-c', '1', '-t', 'raw', ...ARECORD_BUFFERING];
     this.child = startTool({

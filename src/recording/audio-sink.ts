@@ -7,6 +7,7 @@ import { AudioFile, type AudioFileOptions } from './audio-file.js';
 import { isWriteFailure, opusencAvailable, startOpusEncoder, type OpusEncoder } from './opus-encoder.js';
 import type { RecordingFormat } from './schemas.js';
 import { WAV_HEADER_BYTES, wavHeader, wavSizePatches, wavSizes } from './wav.js';
+import { monotonicMs } from '../util/monotonic.js';
 
 // Where a recording's audio goes: PCM at the recording's rate in, a file out. WAV straight into
 // the file through audio-file.ts (with its full-disk handling); Ogg Opus through opusenc, which
@@ -178,9 +179,9 @@ class OggSink implements RecordingAudioSink {
 
   /** The size last asked of the disk; asks again (in the background) when that was a second ago or more. */
   get bytes(): number {
-    if (!this.ending && !this.asking && performance.now() - this.sizeAskedAt >= OGG_SIZE_EVERY_MS) {
+    if (!this.ending && !this.asking && monotonicMs() - this.sizeAskedAt >= OGG_SIZE_EVERY_MS) {
       this.asking = true;
-      this.sizeAskedAt = performance.now();
+      this.sizeAskedAt = monotonicMs();
       void stat(this.outputPath)
         .then((st) => {
           if (!this.ending) this.size = st.size; // finish() asks last, and its answer stands

@@ -1,12 +1,13 @@
 // Long CPU work (a catalog parse, a whole-catalog sweep) runs in slices with a turn of the event
 // loop between them, so HTTP answers and the rig and TNC drivers never wait more than one slice.
+import { monotonicMs } from './monotonic.js';
 
 export interface LoopSlicer {
   /** Longest run between yields, ms of this thread. */
   sliceMs: number;
   /** Gives the event loop a turn. */
   yieldTo: () => Promise<void>;
-  /** Monotonic ms (performance.now), not the injected wall clock: slices measure CPU time spent. */
+  /** Monotonic ms (util/monotonic.ts), not the injected wall clock: slices measure CPU time spent. */
   monotonicMs: () => number;
 }
 
@@ -53,17 +54,17 @@ export const waitingSlices = (): number => waiting.length;
 export const eventLoopSlicer: LoopSlicer = {
   sliceMs: SLICE_MS,
   yieldTo: nextTurn,
-  monotonicMs: () => performance.now(),
+  monotonicMs,
 };
 
-/** When the HTTP layer last began or finished answering a request (performance.now() ms). */
+/** When the HTTP layer last began or finished answering a request (util/monotonic.ts ms). */
 let lastRequestMs = Number.NEGATIVE_INFINITY;
 /** Requests begun and not yet answered (a handler awaiting work). */
 let requestsOpen = 0;
 
 /** The HTTP layer calls this for each request: background work stands back while requests come. */
 export function noteRequest(): void {
-  lastRequestMs = performance.now();
+  lastRequestMs = monotonicMs();
 }
 
 /**
@@ -73,19 +74,19 @@ export function noteRequest(): void {
  */
 export function noteRequestOpen(): void {
   requestsOpen++;
-  lastRequestMs = performance.now();
+  lastRequestMs = monotonicMs();
 }
 
 export function noteRequestClosed(): void {
   if (requestsOpen > 0) requestsOpen--;
-  lastRequestMs = performance.now();
+  lastRequestMs = monotonicMs();
 }
 
 /** Requests open now (tests, diagnostics). */
 export const openRequests = (): number => requestsOpen;
 
 /** Whether background work may run now: no request open, none begun or answered for `quietMs`. */
-const isQuiet = (quietMs: number): boolean => requestsOpen === 0 && performance.now() - lastRequestMs >= quietMs;
+const isQuiet = (quietMs: number): boolean => requestsOpen === 0 && monotonicMs() - lastRequestMs >= quietMs;
 
 /**
  * For work nobody waits on (warming a cache): short slices, each after a pause and only once no
@@ -97,10 +98,10 @@ const isQuiet = (quietMs: number): boolean => requestsOpen === 0 && performance.
  */
 export function quietSlicer(quietMs: number, pauseMs = 10): LoopSlicer {
   const quiet = (resolve: () => void) => {
-    const wait = lastRequestMs + quietMs - performance.now();
+    const wait = lastRequestMs + quietMs - monotonicMs();
     setTimeout(() => (isQuiet(quietMs) ? resolve() : quiet(resolve)), Math.max(pauseMs, wait));
   };
-  return { sliceMs: 2, yieldTo: () => new Promise<void>(quiet), monotonicMs: () => performance.now() };
+  return { sliceMs: 2, yieldTo: () => new Promise<void>(quiet), monotonicMs };
 }
 
 /** Background work on the server: slices only after 100 ms without a request. */

@@ -3,6 +3,7 @@
 // simply runs again at its next tick), and stop() ends them all (SIGTERM).
 import cron, { type ScheduledTask } from 'node-cron';
 import { logger } from './logger.js';
+import { monotonicMs } from './monotonic.js';
 
 const log = logger('scheduler');
 
@@ -96,11 +97,11 @@ export class Scheduler {
       return false;
     }
     job.info.running = true;
-    const t0 = performance.now();
+    const t0 = monotonicMs();
     try {
       await job.fn();
       job.info.last_error = null;
-      log.info(`${job.info.name}: done in ${Math.round(performance.now() - t0)} ms`);
+      log.info(`${job.info.name}: done in ${Math.round(monotonicMs() - t0)} ms`);
       return true;
     } catch (err) {
       job.info.last_error = err instanceof Error ? err.message : String(err);

@@ -6,6 +6,7 @@ import { LAN_AUDIO_RATE_HZ, RECONNECT, endpointKey, openWifiRig, type LanLeaser,
 import { Reconnect } from '../../util/reconnect.js';
 import { errorMessage } from '../../util/errors.js';
 import { logger } from '../../util/logger.js';
+import { monotonicMs } from '../../util/monotonic.js';
 
 // APRS through the IC-705's Wi-Fi (LAN) session, no sound card and no TNC in the transmit path.
 // Receive: the rig's audio stream feeds a decode-only Dire Wolf on standard input, whose frames
@@ -124,7 +125,7 @@ export class WifiTransport implements AprsTransport {
       sidecar: r.sidecar,
       last_error: this.lastError ?? r.last_error,
       ptt_unavailable: false,
-      audio_rx_active: up && performance.now() - this.lastRxAudioAt < RX_ACTIVE_MS,
+      audio_rx_active: up && monotonicMs() - this.lastRxAudioAt < RX_ACTIVE_MS,
       audio_tx_active: this.rig?.audioTx.active ?? false,
       owned_resource: up ? `${this.endpoint} (${this.rig!.radioName} LAN session: CI-V PTT, audio)` : null,
     };
@@ -153,7 +154,7 @@ export class WifiTransport implements AprsTransport {
     }
     rig.onAudio((pcm) => {
       if (this.rig !== rig) return;
-      this.lastRxAudioAt = performance.now(); // network time: the app clock may be fixed
+      this.lastRxAudioAt = monotonicMs(); // network time: the app clock may be fixed
       this.rx.feedAudio(pcm);
     });
     rig.onLost((why) => this.lost(rig, why));

@@ -1,7 +1,7 @@
 // TX audio to the radio, paced in real time: packets of ~20 ms of samples, sent a small lead
 // ahead of the play-out clock so an event-loop stall (a GC pause, a busy tick on the Pi) does
 // not starve the radio's buffer, and never further ahead than that so abort() stops the radio
-// within the lead. Real time comes through a small injectable pacer (performance.now and
+// within the lead. Real time comes through a small injectable pacer (the monotonic clock and
 // setTimeout by default): protocol timers use the session's clock, but a pace is physical.
 //
 // The radio does not play a packet when it arrives: it holds the TX buffer the stream request
@@ -9,6 +9,7 @@
 // play() resolves only once the last sample has left that buffer (its play-out time plus the
 // buffer plus a tail for the network); releasing PTT earlier cut the end of every frame (the
 // FCS and closing flags), and no receiver could decode it.
+import { monotonicMs } from '../../util/monotonic.js';
 
 export type AudioTxResult = { kind: 'done' } | { kind: 'aborted' } | { kind: 'lost'; reason: string };
 
@@ -27,7 +28,7 @@ export interface Pacer {
 }
 
 export const realTimePacer: Pacer = {
-  now: () => performance.now(),
+  now: () => monotonicMs(),
   setTimeout(fn, ms) {
     const h = setTimeout(fn, Math.max(0, ms));
     return { cancel: () => clearTimeout(h) };

@@ -6,6 +6,7 @@
 import dgram from 'node:dgram';
 import { PT, SIZE, decodeCommon, encodeControl, makeId } from './packets.js';
 import { resolveHost, socketErrorText } from './lan-stream.js';
+import { monotonicMs } from '../../util/monotonic.js';
 
 export type PreflightResult = { ok: true; rtt_ms: number } | { ok: false; message: string };
 
@@ -13,10 +14,10 @@ const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export async function preflight(host: string, controlPort: number, opts: { timeoutMs?: number } = {}): Promise<PreflightResult> {
   const timeoutMs = Math.max(50, opts.timeoutMs ?? 1500);
-  const started = performance.now();
+  const started = monotonicMs();
   const addr = await resolveHost(host);
   if (!addr.ok) return { ok: false, message: `host ${host} did not respond (${addr.message})` };
-  const left = timeoutMs - (performance.now() - started);
+  const left = timeoutMs - (monotonicMs() - started);
   if (left <= 0) return { ok: false, message: `host ${host} did not respond on UDP port ${controlPort} within ${secs(timeoutMs)}` };
 
   return new Promise<PreflightResult>((resolve) => {
@@ -53,7 +54,7 @@ export async function preflight(host: string, controlPort: number, opts: { timeo
     };
     const send = () => {
       if (done) return;
-      lastSent = performance.now();
+      lastSent = monotonicMs();
       try {
         socket.send(encodeControl(PT.ARE_YOU_THERE, 0, ids), (err) => {
           if (err) onError(err);
@@ -70,7 +71,7 @@ export async function preflight(host: string, controlPort: number, opts: { timeo
     socket.on('message', (msg: Buffer) => {
       const p = decodeCommon(msg);
       if (!p || p.kind !== 'control' || p.h.type !== PT.I_AM_HERE || msg.length !== SIZE.CONTROL) return;
-      const rtt = Math.round((performance.now() - lastSent) * 10) / 10;
+      const rtt = Math.round((monotonicMs() - lastSent) * 10) / 10;
       finish({ ok: true, rtt_ms: rtt }, encodeControl(PT.DISCONNECT, 0, { sentid: ids.sentid, rcvdid: p.h.sentid }));
     });
     try {
