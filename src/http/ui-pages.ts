@@ -73,6 +73,8 @@ const GZIP_MIN_BYTES = 512;
  */
 class UiFile {
   private bytes: Buffer | null = null;
+  /** One warning per file, not one per request for it. */
+  private warned = false;
 
   constructor(readonly path: string) {}
 
@@ -81,7 +83,8 @@ class UiFile {
     try {
       this.bytes = readFileSync(this.path);
     } catch (err) {
-      log.warn(`UI file ${this.path} unreadable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      if (!this.warned) log.warn(`UI file ${this.path} unreadable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      this.warned = true;
     }
     return this.bytes;
   }
