@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { errorMessage } from './errors.js';
 
@@ -22,11 +23,16 @@ export interface WorkerScript {
 /**
  * The worker entry beside the server's: dist/worker.cjs (this module may sit in dist/chunks). From
  * source (tests under tsx) a worker does not inherit tsx's loader, so the entry is imported
- * through tsx's API (a dev dependency, present wherever the .ts files run).
+ * through tsx's API (a dev dependency, present wherever the .ts files run), unless
+ * SATSTATION_WORKER_SCRIPT names a bundle of src/worker.ts to start from instead (test/run.mjs
+ * builds one per run: tsx's loader costs each worker 0.3–1 s). Only from source: the built
+ * server always runs its own dist/worker.cjs.
  */
 export function defaultWorkerScript(): WorkerScript {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
+    const bundle = process.env.SATSTATION_WORKER_SCRIPT;
+    if (bundle) return { script: pathToFileURL(bundle), eval: false };
     const entry = new URL('../worker.ts', here).href;
     return { script: `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, eval: true };
   }

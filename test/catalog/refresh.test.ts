@@ -12,7 +12,8 @@ const HOUR = 3_600_000;
 
 async function station(src: SourceServer, paths: string[], o: { dataDir?: string; clock?: FixedClock } = {}): Promise<TestServer> {
   const s = await startServer({ config: { catalogSources: paths.map((p) => src.base + p) }, dataDir: o.dataDir, clock: o.clock ?? new FixedClock(T0) });
-  await s.app.services.stores.catalogSources.update({ status_url: '', fetch_timeout_ms: 400, max_bytes: 1024 * 1024 });
+  // The catalog's sources only: no AMSAT status, no SatNOGS transmitters (each an https fetch).
+  await s.app.services.stores.catalogSources.update({ status_url: '', transmitters_source: '', fetch_timeout_ms: 400, max_bytes: 1024 * 1024 });
   return s;
 }
 

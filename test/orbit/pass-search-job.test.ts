@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { twoline2satrec } from 'satellite.js';
-import { passSearchInput } from '../../src/orbit/pass-search-job.js';
-import { runWorkerJob } from '../../src/util/worker-job.js';
+import { passSearchInput, type PassSearchAnswer } from '../../src/orbit/pass-search-job.js';
+import { defaultWorkerScript, runWorkerJob, type WorkerScript } from '../../src/util/worker-job.js';
 import { PassTableService, type PassTableOptions } from '../../src/orbit/pass-table-service.js';
 import { Propagator, type OrbitInput } from '../../src/orbit/propagator.js';
 import { FixedClock } from '../../src/util/clock.js';
@@ -111,6 +111,30 @@ test('pass search on a worker thread: a worker script that cannot load is a fail
   assert.match(r.kind === 'failed' ? r.message : '', /pass-search worker failed: .*Cannot find module/);
   const unknown = await runWorkerJob('no-such-job', {}, { signal: new AbortController().signal });
   assert.deepEqual(unknown, { kind: 'failed', message: 'the no-such-job worker failed: no job named "no-such-job"' });
+});
+
+test('from source with no worker bundle named, a job starts src/worker.ts through tsx, with the same passes', async () => {
+  // test/run.mjs names a bundle of src/worker.ts for the run (SATSTATION_WORKER_SCRIPT); a test
+  // file run on its own (node --import tsx --test …) has none and takes this path.
+  const named = process.env.SATSTATION_WORKER_SCRIPT;
+  delete process.env.SATSTATION_WORKER_SCRIPT;
+  let script;
+  try {
+    script = defaultWorkerScript();
+  } finally {
+    if (named !== undefined) process.env.SATSTATION_WORKER_SCRIPT = named;
+  }
+  assert.equal(script.eval, true);
+  const rows = async (s?: WorkerScript) => {
+    const input = await passSearchInput(new Propagator(sats.slice(0, 3)), GREENWICH, T0, T0 + 6 * 3600_000, -Infinity);
+    assert.ok(input);
+    const r = await runWorkerJob<PassSearchAnswer>('pass-search', input, { signal: new AbortController().signal, script: s });
+    assert.equal(r.kind, 'done', JSON.stringify(r));
+    return r.kind === 'done' ? [...new Float64Array(r.value.buffer, 0, r.value.length)] : [];
+  };
+  const viaTsx = await rows(script);
+  assert.ok(viaTsx.length > 5);
+  assert.deepEqual(viaTsx, await rows());
 });
 
 test('a worker job runs at the lowest priority: the serving thread wins every contest for a core', async () => {
