@@ -30,7 +30,7 @@ describe('settings page', { skip }, () => {
     src.set('/amateur.json', body(ommText(newerCatalog(0.5))));
     src.set('/gone.json', status(404));
     s = await startUiServer({ now: NOW });
-    await s.post('/api/v1/datasets/sources', { status_url: '' }); // no status lookup outside the machine
+    await s.post('/api/v1/datasets/sources', { status_url: '', transmitters_source: '' }); // no status or transmitters lookup outside the machine
     browser = await launch();
     const o = await openPage(browser, { width: 1280, height: 800 });
     page = o.page;
