@@ -3,8 +3,6 @@
 // with an event-loop delay monitor, fetches the sources from a process of its own on 127.0.0.1 and
 // calls its own HTTP API with a client that discards the bodies, so the loop figures are the
 // server's work. The quick profile runs the hostile source only.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { tinyObjects } from '../test/catalog/fixtures/hostile.js';
+import { spawnPortChild } from '../test/helpers/port-child.js';
 import { describeRuntime, runChild } from './child-bundle.js';
 import { ownPeakRssMiB } from './peak-rss.js';
 import { activeTlePath } from './data.js';
@@ -100,15 +99,14 @@ async function sourceChild(activeTle: string): Promise<void> {
 
 /** Starts sourceChild from this same bench script; its base URL and how to end it. */
 async function startSources(activeTle: string): Promise<{ base: string; stop: () => void }> {
-  const p = spawn(process.execPath, [process.argv[1], '--child', 'robustness', 'source', activeTle], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const { port, child, stop } = await spawnPortChild([process.argv[1], '--child', 'robustness', 'source', activeTle]);
   // A source is a server elsewhere, not work of the station's CPU: it gives way to the server here.
   try {
-    setPriority(p.pid!, 19);
+    setPriority(child.pid!, 19);
   } catch {
     /* not allowed: it competes as it is */
   }
-  const [line] = (await once(p.stdout!, 'data')) as [Buffer];
-  return { base: `http://127.0.0.1:${JSON.parse(line.toString()).port}`, stop: () => p.stdin!.end() };
+  return { base: `http://127.0.0.1:${port}`, stop };
 }
 
 async function child(activeTle: string, hostileOnly: boolean): Promise<void> {
