@@ -160,6 +160,10 @@ export class HttpServer {
       app.listen(host, port, (sock) => {
         if (!sock) return reject(new Error(`cannot listen on ${host}:${port}`));
         this.listenSocket = sock;
+        // Counts as a request: the boot's first ones (a health check, the kiosk's page) come right
+        // after listen, and the background warm-ups would otherwise start before them (at a tenth
+        // of a core, ~0.5 s of /health's wait).
+        noteRequest();
         resolve(uWS.us_socket_local_port(sock));
       });
     });

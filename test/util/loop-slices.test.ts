@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { HttpServer } from '../../src/http/server.js';
 import { drainSliced, eventLoopSlicer, noteRequest, noteRequestClosed, noteRequestOpen, openRequests, quietSlicer, runSliced, waitingSlices } from '../../src/util/loop-slices.js';
 
 /** Burns ms of this thread: a step of real CPU work. */
@@ -146,5 +147,24 @@ describe('background slices wait for a quiet spell without requests', () => {
     await work;
     assert.ok(performance.now() - closedAt >= 45, 'quiet is counted from the answer');
     assert.equal(openRequests(), 0);
+  });
+});
+
+// The boot's first requests (the unit's health check, the kiosk's page) come right after listen: a
+// warm-up that started first held /health behind ~50 ms of CPU, half a second at a tenth of a core.
+describe('the server listening counts as a request', () => {
+  it('background work waits a quiet spell after listen', async () => {
+    const slicer = quietSlicer(100, 5);
+    // Quiet long enough before, so only the listen can hold the work back.
+    await new Promise((r) => setTimeout(r, 110));
+    const server = new HttpServer({ routes: [] });
+    try {
+      await server.listen('127.0.0.1', 0);
+      const listenedAt = performance.now();
+      await slicer.yieldTo();
+      assert.ok(performance.now() - listenedAt >= 95, `ran ${(performance.now() - listenedAt).toFixed(0)} ms after listen`);
+    } finally {
+      server.close();
+    }
   });
 });
