@@ -10,6 +10,7 @@ import { composeMaps } from './src/native/compose-maps.mjs';
 import { noSatelliteWasm } from './src/native/no-satellite-wasm.mjs';
 import { noDebug } from './src/native/no-debug.mjs';
 import { lazyPortList } from './src/native/lazy-port-list.mjs';
+import { valibotLazyStandard } from './src/native/valibot-lazy-standard.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -120,7 +121,7 @@ async function buildServer() {
     outExtension: { '.js': '.cjs' },
     define: { 'import.meta.url': '__import_meta_url' },
     metafile: true,
-    plugins: [nativeShims, cronLocalTime, noSatelliteWasm, noDebug, lazyPortList],
+    plugins: [nativeShims, cronLocalTime, noSatelliteWasm, noDebug, lazyPortList, valibotLazyStandard],
   });
   const maps = new Map(result.outputFiles.filter((f) => f.path.endsWith('.map')).map((f) => [f.path.slice(0, -4), JSON.parse(f.text)]));
   const hash = createHash('sha256');
