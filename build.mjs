@@ -18,6 +18,7 @@ import { cronLocalTime } from './src/native/cron-local-time.mjs';
 import { UI_BUDGET } from './ui/build/budgets.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
+const satelliteJsVersion = JSON.parse(readFileSync(join(root, 'node_modules/satellite.js/package.json'), 'utf8')).version;
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const opt = (name, def) => {
@@ -119,7 +120,8 @@ async function buildServer() {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.cjs' },
-    define: { 'import.meta.url': '__import_meta_url' },
+    // orbit/satrec-file.ts keys the SGP4 records it keeps by the satellite.js that made them.
+    define: { 'import.meta.url': '__import_meta_url', __SATELLITE_JS_VERSION__: JSON.stringify(satelliteJsVersion) },
     metafile: true,
     plugins: [nativeShims, cronLocalTime, noSatelliteWasm, noDebug, lazyPortList, valibotLazyStandard],
   });

@@ -216,6 +216,7 @@ function buildCore(config: Config, clock: Clock, stores: Stores, listening: Prom
   const orbit = new OrbitEngine({ clock, catalog, location, dataDir: config.dataDir });
   // What the first /health does not need waits for listen: the persisted pass table's load.
   orbit.table.loadAfter(listening);
+  orbit.records.keepAfter(listening.then(() => orbit.table.ready()));
   // Profiles prebuilt from the bundled SatNOGS transmitters (a refresh rebuilds them), operator profiles in DATA_DIR.
   const transmitterProfiles = { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE };
   const guidance = new GuidanceService({ catalog, orbit, transmitterProfiles, dataDir: config.dataDir });

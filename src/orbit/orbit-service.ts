@@ -1,5 +1,6 @@
 import type { CatalogProvider } from '../catalog/types.js';
 import type { LocationProvider } from './location-types.js';
+import { join } from 'node:path';
 import { iso, type Clock } from '../util/clock.js';
 import { jsonArraySteps } from '../util/json-bytes.js';
 import { logger } from '../util/logger.js';
@@ -11,6 +12,8 @@ import { PassFinder } from './pass-finder.js';
 import { PassCollector, PassTable, tableKey, type PassSelection } from './pass-table.js';
 import { PassTableService, type OrbitSet } from './pass-table-service.js';
 import { OFF_THREAD_FROM_SATELLITES, Propagator } from './propagator.js';
+import { SATRECS_FILE } from './satrec-file.js';
+import { SatrecKeeper } from './satrec-keeper.js';
 import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassList, PassQuery, PathPoint } from './types.js';
 
 // The orbit engine as a service: satrec cache per catalog version, live samples shared per
@@ -37,6 +40,8 @@ const ON_DEMAND_MAX_SATS = 8;
 export class OrbitEngine implements OrbitService {
   readonly name = 'orbit';
   readonly table: PassTableService;
+  /** The SGP4 records kept between runs (DATA_DIR/satrecs.bin). */
+  readonly records: SatrecKeeper;
   readonly horizonHours: number;
   private orbitSet: OrbitSet | null = null;
   private obsFrame: ObserverFrame | null = null;
@@ -68,20 +73,26 @@ export class OrbitEngine implements OrbitService {
       observer: () => this.observer(),
       workerFromSatellites: o.workerFromSatellites,
     });
+    this.records = new SatrecKeeper({ path: join(o.dataDir, SATRECS_FILE), orbits: () => this.orbits() });
   }
 
   start(): void {
     this.unsubscribe.push(
-      this.o.catalog.onChange(() => void this.table.maintain()),
+      this.o.catalog.onChange(() => {
+        void this.table.maintain();
+        this.records.keep();
+      }),
       this.o.location.onChange(() => void this.table.maintain()),
     );
     this.table.start();
+    this.records.start();
   }
 
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     this.stopping.abort();
     await this.table.stop();
+    await this.records.stop();
   }
 
   observer(): Observer {
@@ -93,7 +104,9 @@ export class OrbitEngine implements OrbitService {
   orbits(): OrbitSet {
     const cat = this.o.catalog.current();
     if (!this.orbitSet || this.orbitSet.version !== cat.version) {
-      this.orbitSet = { version: cat.version, prop: new Propagator(cat.satellites) };
+      const prop = new Propagator(cat.satellites);
+      this.records.adopt(cat.version, prop);
+      this.orbitSet = { version: cat.version, prop };
     }
     return this.orbitSet;
   }

@@ -47,6 +47,19 @@ export interface PropagatorOptions {
   maxSatrecs?: number;
 }
 
+/** A kept record's words (orbit/satrec-file.ts): the packed SGP4 record, then its epoch ms, r max km and rate max. */
+export const RECORD_WORDS = SGP4_WORDS + 3;
+
+/** Every satellite's record as a propagator holds it, for another propagator of the same satellites to take. */
+export interface PackedRecords {
+  /** The satellite index of each record. */
+  indexes: Int32Array;
+  /** RECORD_WORDS per record, in the order of `indexes`. */
+  words: Float64Array;
+  /** The satellites SGP4 refused, by index, with why. */
+  refused: { index: number; reason: string }[];
+}
+
 /** slotOf's marks for a satellite without a slot. */
 const UNBUILT = -1;
 const REFUSED = -2;
@@ -74,6 +87,8 @@ export class Propagator {
   private slab: Float64Array | null = null;
   private nextSlot = 0;
   private held = 0;
+  /** Satellites SGP4 initialised here (json2satrec; refusals included), as against taken with adoptRecords. */
+  initialisedCount = 0;
 
   constructor(sats: readonly OrbitInput[], opts: PropagatorOptions = {}) {
     const inputs: OrbitInput[] = [];
@@ -97,6 +112,72 @@ export class Propagator {
   /** Records built and held now (at most maxSatrecs). */
   get satrecsHeld(): number {
     return this.held;
+  }
+
+  /** Whether every satellite has been built or refused, and every built record is still held. */
+  get complete(): boolean {
+    return this.held + this.skipped.length === this.inputs.length;
+  }
+
+  /** Every satellite's record and every refusal, when complete (else null): what adoptRecords takes. */
+  exportRecords(): PackedRecords | null {
+    if (!this.complete) return null;
+    const indexes = new Int32Array(this.held);
+    const words = new Float64Array(this.held * RECORD_WORDS);
+    let k = 0;
+    for (let i = 0; i < this.inputs.length; i++) {
+      const slot = this.slotOf[i];
+      if (slot < 0) continue;
+      indexes[k] = i;
+      const at = k * RECORD_WORDS;
+      words.set(this.slab!.subarray(slot * SGP4_WORDS, (slot + 1) * SGP4_WORDS), at);
+      words[at + SGP4_WORDS] = this.epochMs[i];
+      words[at + SGP4_WORDS + 1] = this.rMaxKm[i];
+      words[at + SGP4_WORDS + 2] = this.rateMax[i];
+      k++;
+    }
+    return { indexes, words, refused: this.skipped.map((s) => ({ index: this.index.get(s.sat_id)!, reason: s.reason })) };
+  }
+
+  /**
+   * Takes records another propagator of these same satellites (the same elements) exported, into
+   * this one before it has built any: SGP4's initialisation (~0.1 ms a satellite, cold code at
+   * first) skipped. False, and nothing changed, when they do not fit (indexes out of range or
+   * repeated, more records than the cap, a record for a satellite also refused).
+   */
+  adoptRecords(r: PackedRecords): boolean {
+    const n = this.inputs.length;
+    const count = r.indexes.length;
+    if (this.held > 0 || this.skipped.length > 0 || count > this.built.length || r.words.length !== count * RECORD_WORDS) return false;
+    const seen = new Uint8Array(n);
+    for (let k = 0; k < count; k++) {
+      const i = r.indexes[k];
+      if (!(i >= 0 && i < n) || seen[i]) return false;
+      seen[i] = 1;
+    }
+    for (const { index } of r.refused) {
+      if (!(index >= 0 && index < n) || seen[index]) return false;
+      seen[index] = 1;
+    }
+    const slab = new Float64Array(Math.max(1, count) * SGP4_WORDS);
+    for (let k = 0; k < count; k++) {
+      const i = r.indexes[k];
+      const at = k * RECORD_WORDS;
+      slab.set(r.words.subarray(at, at + SGP4_WORDS), k * SGP4_WORDS);
+      this.epochMs[i] = r.words[at + SGP4_WORDS];
+      this.rMaxKm[i] = r.words[at + SGP4_WORDS + 1];
+      this.rateMax[i] = r.words[at + SGP4_WORDS + 2];
+      this.slotOf[i] = k;
+      this.built[k] = i;
+    }
+    for (const { index, reason } of r.refused) {
+      this.slotOf[index] = REFUSED;
+      this.skipped.push({ sat_id: this.inputs[index].sat_id, reason });
+    }
+    this.slab = slab;
+    this.held = count;
+    this.nextSlot = count % this.built.length;
+    return true;
   }
 
   get size(): number {
@@ -147,6 +228,7 @@ export class Propagator {
 
   /** Initialises satellite i's record into the slot the ring is at (dropping its holder); its slot, or REFUSED. */
   private build(i: number): number {
+    this.initialisedCount++;
     let rec: SatRec;
     try {
       rec = this.initialised(i);

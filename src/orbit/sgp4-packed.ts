@@ -51,6 +51,11 @@ enum W {
 /** Float64 words per packed record. */
 export const SGP4_WORDS: number = W.size;
 
+/** The record's fields in word order: what a record kept on disk (orbit/satrec-file.ts) must have been packed with. */
+export const SGP4_LAYOUT: string = Object.keys(W)
+  .filter((k) => Number.isNaN(Number(k)))
+  .join(',');
+
 /** The satrec's own numeric fields, each with its offset (every member but the two converted flags). */
 const COPIED: readonly (readonly [string, number])[] = Object.entries(W).filter(
   (e): e is [string, number] => typeof e[1] === 'number' && e[1] > W.afspc && e[1] < W.size,
