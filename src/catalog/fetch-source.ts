@@ -1,7 +1,7 @@
 // Fetch one catalog/status source: an http(s) URL (fetch-http.ts) or a file path, under the same
 // timeout and size cap, answering the same union of result kinds; never throws.
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { close, constants, fstat, open, read, stat } from 'node:fs';
+import { promisify } from 'node:util';
 import { drainSliced } from '../util/loop-slices.js';
 import { ByteSink } from './byte-sink.js';
 import { fetchHttp, kib, type FetchOptions, type FetchResult } from './fetch-http.js';
@@ -26,6 +26,15 @@ export async function fetchSource(source: string, o: FetchOptions): Promise<Fetc
 
 const READ_CHUNK = 64 * 1024;
 
+// node:fs's own calls, not node:fs/promises: a boot reads the persisted transmitter dump through
+// here, and the promise API would bring Node's readline interface and file watchers with it (~5 ms
+// of CPU at boot; util/lazy-builtins.ts reads it with the first write instead).
+const statOf = promisify(stat);
+const openFile = promisify(open);
+const fstatOf = promisify(fstat);
+const readInto = promisify(read);
+const closeFile = promisify(close);
+
 /**
  * A file source. Only a regular file is read (a FIFO would block, /dev/zero never ends, and
  * neither is a catalog); opened non-blocking so even a FIFO swapped in after the check cannot
@@ -35,16 +44,16 @@ async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResul
   const fail = (message: string): FetchResult => ({ kind: 'error', status: null, message, retryAfterMs: null });
   const started = monotonicMs();
   try {
-    if (!(await stat(path)).isFile()) return fail(`${path} is not a regular file`);
-    const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    if (!(await statOf(path)).isFile()) return fail(`${path} is not a regular file`);
+    const fd = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     try {
-      const st = await fh.stat();
+      const st = await fstatOf(fd);
       if (!st.isFile()) return fail(`${path} is not a regular file`);
       // Sized from fstat (one buffer, no join), falling back to chunks if the file grows.
       const sink = new ByteSink(o.maxBytes, st.size);
       for (;;) {
         const chunk = Buffer.allocUnsafe(READ_CHUNK);
-        const { bytesRead } = await fh.read(chunk, 0, READ_CHUNK, null);
+        const { bytesRead } = await readInto(fd, chunk, 0, READ_CHUNK, null);
         if (bytesRead === 0) break;
         if (!sink.add(chunk.subarray(0, bytesRead))) return fail(`file exceeds the size cap of ${kib(o.maxBytes)}`);
         if (monotonicMs() - started > o.timeoutMs) return fail(`reading ${path} timed out after ${o.timeoutMs} ms`);
@@ -53,7 +62,7 @@ async function readFileCapped(path: string, o: FetchOptions): Promise<FetchResul
       const body = await drainSliced(sink.takeSteps());
       return { kind: 'data', body, bytes: body.length, etag: null, lastModified: null, maxAgeMs: null, finalUrl: path };
     } finally {
-      await fh.close();
+      await closeFile(fd);
     }
   } catch (err) {
     return fail(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);

@@ -1,4 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { nodeFsPromises } from '../util/lazy-builtins.js';
 import { hostname } from 'node:os';
 import * as v from 'valibot';
 import uWS from 'uWebSockets.js';
@@ -433,7 +434,7 @@ export class HttpServer {
       const total = out.range ? out.range.end - out.range.start + 1 : out.size;
       if (!state.head) {
         try {
-          fh = await open(out.path, 'r');
+          fh = await nodeFsPromises().open(out.path, 'r');
         } catch {
           if (!state.aborted) this.send(res, errorReply(404, 'not_found', 'the file is gone (deleted meanwhile)'));
           return;

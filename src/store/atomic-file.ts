@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { copyFile, open, rename, mkdir, unlink } from 'node:fs/promises';
+import { nodeFsPromises } from '../util/lazy-builtins.js';
 import { basename, dirname, join } from 'node:path';
 import { StorageError } from '../util/errors.js';
 
@@ -12,7 +12,7 @@ export const tempPath = (path: string) => `${path}.tmp-${process.pid}-${++seq}`;
 
 export async function fsyncDir(dir: string): Promise<void> {
   try {
-    const fh = await open(dir, 'r');
+    const fh = await nodeFsPromises().open(dir, 'r');
     try {
       await fh.sync();
     } finally {
@@ -42,13 +42,13 @@ export function storageError(err: unknown): unknown {
 async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): Promise<void> {
   try {
     const dir = dirname(path);
-    await mkdir(dir, { recursive: true });
+    await nodeFsPromises().mkdir(dir, { recursive: true });
     const tmp = tempPath(path);
     try {
       await fill(tmp);
-      await rename(tmp, path);
+      await nodeFsPromises().rename(tmp, path);
     } catch (err) {
-      await unlink(tmp).catch(() => {});
+      await nodeFsPromises().unlink(tmp).catch(() => {});
       throw err;
     }
     await fsyncDir(dir);
@@ -66,7 +66,7 @@ async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): P
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>, mode = 0o644): Promise<void> {
   return replaceVia(path, async (tmp) => {
-    const fh = await open(tmp, 'w', mode);
+    const fh = await nodeFsPromises().open(tmp, 'w', mode);
     try {
       if (Array.isArray(data)) for (const part of data) await fh.writeFile(part);
       else if (typeof data === 'object' && Symbol.asyncIterator in data) for await (const part of data) await fh.writeFile(part);
@@ -81,8 +81,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | readon
 /** A copy of `src` at `dest`, atomically (a large file is copied by the kernel, not read into the heap). */
 export function copyFileAtomic(src: string, dest: string): Promise<void> {
   return replaceVia(dest, async (tmp) => {
-    await copyFile(src, tmp);
-    const fh = await open(tmp, 'r+');
+    await nodeFsPromises().copyFile(src, tmp);
+    const fh = await nodeFsPromises().open(tmp, 'r+');
     try {
       await fh.sync();
     } finally {
@@ -226,4 +226,3 @@ export function moveAside(path: string, nowMs: number): string | null {
   }
 }
 
-export { rename as renameFile };

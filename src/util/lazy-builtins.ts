@@ -4,14 +4,21 @@ import { backgroundSlicer } from './loop-slices.js';
 // Node's crypto and zlib, read on first use instead of at boot (issue 36): the two are ~2.5 MiB of
 // a Node process's RSS and ~10 ms of CPU to load (a tenth of a second at a tenth of a core). A
 // station that serves no page and has no operator token never reads them; one that does, reads
-// them with its first page or its first locked request.
+// them with its first page or its first locked request. Likewise node:fs/promises (below).
 
 const load = createRequire(import.meta.url);
 let crypto: typeof import('node:crypto') | undefined;
 let zlib: typeof import('node:zlib') | undefined;
+let fsp: typeof import('node:fs/promises') | undefined;
 
 export const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= load('node:crypto') as typeof import('node:crypto'));
 export const nodeZlib = (): typeof import('node:zlib') => (zlib ??= load('node:zlib') as typeof import('node:zlib'));
+/**
+ * Node's promise API of the file system, read with the first asynchronous file operation (most
+ * often the first write of a state file) instead of at boot: with it come Node's readline
+ * interface, the file watchers and the directory reader, ~5 ms of CPU measured alone here.
+ */
+export const nodeFsPromises = (): typeof import('node:fs/promises') => (fsp ??= load('node:fs/promises') as typeof import('node:fs/promises'));
 
 let zlibSoon: Promise<unknown> | null = null;
 

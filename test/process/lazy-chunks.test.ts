@@ -66,7 +66,7 @@ describe('the server bundle loads only what is enabled', () => {
     return [...seen];
   }
 
-  it('no radio, LAN, APRS-station, rotator, Hamlib, recording or serial module, and no node:dgram, crypto or zlib, is in what boot loads', () => {
+  it('no radio, LAN, APRS-station, rotator, Hamlib, recording or serial module, and no node:dgram, crypto, zlib or fs/promises, is in what boot loads', () => {
     const boot = bootOutputs();
     const inputs = boot.flatMap((k) => Object.keys(meta.outputs[k].inputs));
     assert.ok(inputs.some((p) => p === 'src/main.ts'));
@@ -76,6 +76,8 @@ describe('the server bundle loads only what is enabled', () => {
     assert.ok(!builtins.includes('node:dgram'), 'UDP (the LAN transport) loaded at boot');
     // crypto and zlib (~2.5 MiB of RSS) are read on first use (src/util/lazy-builtins.ts).
     for (const b of ['node:crypto', 'crypto', 'node:zlib', 'zlib']) assert.ok(!builtins.includes(b), `${b} read at boot`);
+    // So is the file system's promise API, with the first asynchronous file operation.
+    for (const b of ['node:fs/promises', 'fs/promises']) assert.ok(!builtins.includes(b), `${b} read at boot`);
     // They are in the build, each in a chunk of its own graph, not left out.
     const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
     for (const re of LAZY.slice(0, 4)) assert.ok(all.some((p) => re.test(p)), `${re} is in no chunk`);
