@@ -5,7 +5,7 @@
 // every major GC. In the bundle the property is a getter shared by every schema, made the first
 // time it is read and then kept on that schema as valibot would have it. Not enumerable: valibot
 // spreads a schema into a new one (`pipe`, `optional`), which then gets its own getter.
-// Under tsx (tests, `npm run dev`) valibot is unchanged; test/process/valibot-lazy-standard.test.ts
+// Under tsx (tests, `npm run dev`) valibot is unchanged; test/util/valibot-lazy-standard.test.ts
 // runs both.
 import { readFileSync } from 'node:fs';
 

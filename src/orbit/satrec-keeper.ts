@@ -42,7 +42,8 @@ export class SatrecKeeper {
   /** Into a propagator just made for catalogue `version`: the kept records, when they are its. */
   adopt(version: string, prop: Propagator): void {
     this.latest = { version, prop };
-    if (prop.size > MAX_SATRECS) return;
+    // The file holds what this run read or wrote: after a catalogue change, the last one's.
+    if (prop.size > MAX_SATRECS || (this.keptVersion !== null && this.keptVersion !== version)) return;
     const r = loadSatrecs(this.o.path, version, prop.size);
     if (typeof r === 'string') {
       log.debug(() => `SGP4 records not taken from ${this.o.path}: ${r}`);
