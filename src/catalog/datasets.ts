@@ -1,7 +1,7 @@
 // Datasets: composes the catalog refresh, status enrichment and snapshots, and owns their
 // schedules (catalog refresh daily, status every 12 h, log pruning). Nothing here runs on the
 // request path except the explicit refresh routes.
-import { nodeFsPromises } from '../util/lazy-builtins.js';
+import { readDir, unlinkFile } from '../util/fs-calls.js';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { JsonStore } from '../store/json-store.js';
@@ -118,13 +118,13 @@ export class Datasets {
     const keep = new Set(this.refresher.sources().map(heldFileName));
     let names: string[];
     try {
-      names = await nodeFsPromises().readdir(dir);
+      names = await readDir(dir);
     } catch {
       return;
     }
     for (const n of names) {
       if (keep.has(n) || !n.endsWith('.json')) continue;
-      await nodeFsPromises().unlink(join(dir, n)).catch(() => {});
+      await unlinkFile(join(dir, n)).catch(() => {});
       log.info(`pruned held records ${n} (source no longer configured)`);
     }
   }

@@ -1,7 +1,7 @@
 // Fetch one catalog/status source: an http(s) URL (fetch-http.ts) or a file path, under the same
 // timeout and size cap, answering the same union of result kinds; never throws.
-import { close, constants, fstat, open, read, stat } from 'node:fs';
-import { promisify } from 'node:util';
+import { constants } from 'node:fs';
+import { closeFile, fstatOf, openFile, readInto, statOf } from '../util/fs-calls.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { ByteSink } from './byte-sink.js';
 import { fetchHttp, kib, type FetchOptions, type FetchResult } from './fetch-http.js';
@@ -25,15 +25,6 @@ export async function fetchSource(source: string, o: FetchOptions): Promise<Fetc
 }
 
 const READ_CHUNK = 64 * 1024;
-
-// node:fs's own calls, not node:fs/promises: a boot reads the persisted transmitter dump through
-// here, and the promise API would bring Node's readline interface and file watchers with it (~5 ms
-// of CPU at boot; util/lazy-builtins.ts reads it with the first write instead).
-const statOf = promisify(stat);
-const openFile = promisify(open);
-const fstatOf = promisify(fstat);
-const readInto = promisify(read);
-const closeFile = promisify(close);
 
 /**
  * A file source. Only a regular file is read (a FIFO would block, /dev/zero never ends, and

@@ -1,7 +1,7 @@
 // Catalog snapshots: a copy of the elements and ids in use at a moment, one file each under
 // DATA_DIR/snapshots with an index. Retention: the newest SNAPSHOT_RETENTION snapshots and at
 // most SNAPSHOT_MAX_BYTES in total; the oldest go first (bounded SD-card use).
-import { nodeFsPromises } from '../util/lazy-builtins.js';
+import { statOf, unlinkFile } from '../util/fs-calls.js';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { copyFileAtomic, removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
@@ -76,7 +76,7 @@ export class SnapshotService {
     if (persisted) {
       // A copy of the persisted refresh: no second multi-megabyte JSON.stringify for big catalogs.
       await copyFileAtomic(persisted, file);
-      bytes = (await nodeFsPromises().stat(file)).size;
+      bytes = (await statOf(file)).size;
     } else {
       const body = await drainSliced(catalogDocumentSteps(cat, '', [cat.origin]));
       await writeFileAtomic(file, body);
@@ -95,11 +95,11 @@ export class SnapshotService {
       await this.index.set({ seq, items });
     } catch (err) {
       // The index did not take it (a full disk): a file no index lists is half a snapshot.
-      await nodeFsPromises().unlink(file).catch((e) => log.warn(`cannot remove unlisted snapshot ${id}`, e));
+      await unlinkFile(file).catch((e) => log.warn(`cannot remove unlisted snapshot ${id}`, e));
       throw err;
     }
     for (const old of removed) {
-      await nodeFsPromises().unlink(join(this.dir, `${old.id}.json`)).catch((err) => log.warn(`cannot remove snapshot ${old.id}`, err));
+      await unlinkFile(join(this.dir, `${old.id}.json`)).catch((err) => log.warn(`cannot remove snapshot ${old.id}`, err));
     }
     log.info(`snapshot ${id} (${source}): ${snapshot.satellite_count} satellites, ${items.length} kept`);
     return { snapshot, total: items.length, created: true };

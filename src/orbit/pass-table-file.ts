@@ -1,5 +1,5 @@
 import { unlinkSync } from 'node:fs';
-import { nodeFsPromises } from '../util/lazy-builtins.js';
+import { unlinkFile } from '../util/fs-calls.js';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { MAX_CATALOG_RECORDS } from '../catalog/types.js';
@@ -132,7 +132,7 @@ export async function loadPassTable(path: string): Promise<PassTable | null> {
 /** Removes the file; true when there was one. */
 export async function removePassTable(path: string): Promise<boolean> {
   try {
-    await nodeFsPromises().unlink(path);
+    await unlinkFile(path);
     return true;
   } catch {
     return false;

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { nodeFsPromises } from '../util/lazy-builtins.js';
+import { closeFile, copyFileTo, fsyncFile, makeDir, openFile, renameFile, unlinkFile, writeAll } from '../util/fs-calls.js';
 import { basename, dirname, join } from 'node:path';
 import { StorageError } from '../util/errors.js';
 
@@ -12,11 +12,11 @@ export const tempPath = (path: string) => `${path}.tmp-${process.pid}-${++seq}`;
 
 export async function fsyncDir(dir: string): Promise<void> {
   try {
-    const fh = await nodeFsPromises().open(dir, 'r');
+    const fd = await openFile(dir, 'r');
     try {
-      await fh.sync();
+      await fsyncFile(fd);
     } finally {
-      await fh.close();
+      await closeFile(fd);
     }
   } catch {
     // Some file systems refuse fsync on directories; the rename is still atomic.
@@ -42,13 +42,13 @@ export function storageError(err: unknown): unknown {
 async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): Promise<void> {
   try {
     const dir = dirname(path);
-    await nodeFsPromises().mkdir(dir, { recursive: true });
+    await makeDir(dir, { recursive: true });
     const tmp = tempPath(path);
     try {
       await fill(tmp);
-      await nodeFsPromises().rename(tmp, path);
+      await renameFile(tmp, path);
     } catch (err) {
-      await nodeFsPromises().unlink(tmp).catch(() => {});
+      await unlinkFile(tmp).catch(() => {});
       throw err;
     }
     await fsyncDir(dir);
@@ -66,14 +66,14 @@ async function replaceVia(path: string, fill: (tmp: string) => Promise<void>): P
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>, mode = 0o644): Promise<void> {
   return replaceVia(path, async (tmp) => {
-    const fh = await nodeFsPromises().open(tmp, 'w', mode);
+    const fd = await openFile(tmp, 'w', mode);
     try {
-      if (Array.isArray(data)) for (const part of data) await fh.writeFile(part);
-      else if (typeof data === 'object' && Symbol.asyncIterator in data) for await (const part of data) await fh.writeFile(part);
-      else await fh.writeFile(data as string | Uint8Array);
-      await fh.sync();
+      if (Array.isArray(data)) for (const part of data) await writeAll(fd, part);
+      else if (typeof data === 'object' && Symbol.asyncIterator in data) for await (const part of data) await writeAll(fd, part);
+      else await writeAll(fd, data as string | Uint8Array);
+      await fsyncFile(fd);
     } finally {
-      await fh.close();
+      await closeFile(fd);
     }
   });
 }
@@ -81,12 +81,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | readon
 /** A copy of `src` at `dest`, atomically (a large file is copied by the kernel, not read into the heap). */
 export function copyFileAtomic(src: string, dest: string): Promise<void> {
   return replaceVia(dest, async (tmp) => {
-    await nodeFsPromises().copyFile(src, tmp);
-    const fh = await nodeFsPromises().open(tmp, 'r+');
+    await copyFileTo(src, tmp);
+    const fd = await openFile(tmp, 'r+');
     try {
-      await fh.sync();
+      await fsyncFile(fd);
     } finally {
-      await fh.close();
+      await closeFile(fd);
     }
   });
 }
