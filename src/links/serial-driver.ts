@@ -1,4 +1,4 @@
-import { readdir, realpath } from 'node:fs/promises';
+import { readDir, realPath } from '../util/fs-calls.js';
 // serialport's own stream and its Linux binding, not the `serialport` package's index: that index
 // evaluates every parser, the mock binding and the macOS and Windows bindings at first use (the
 // radio area's first load at a tenth of a core; docs/decisions/latency.md). The appliance is Linux
@@ -85,13 +85,13 @@ async function stableNames(): Promise<Map<string, string[]>> {
   for (const dir of ['/dev/serial/by-id', '/dev/serial/by-path']) {
     let names: string[] = [];
     try {
-      names = await readdir(dir);
+      names = await readDir(dir);
     } catch {
       continue; // no such folder: no USB serial device, or no udev
     }
     for (const n of names) {
       try {
-        const target = await realpath(`${dir}/${n}`);
+        const target = await realPath(`${dir}/${n}`);
         byTarget.set(target, [...(byTarget.get(target) ?? []), `${dir}/${n}`]);
       } catch {
         /* a dangling link */

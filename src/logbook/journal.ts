@@ -7,7 +7,7 @@
 //
 // Every change waits for its line to reach the file (write(), not fsync: a kill -9 cannot lose
 // it, a power cut can lose the last second) before memory changes and the caller is answered.
-import { open, truncate } from 'node:fs/promises';
+import { closeFile, openFile, readInto, truncateFile } from '../util/fs-calls.js';
 import { storageError, writeFileAtomic } from '../store/atomic-file.js';
 import { describeIoError } from '../store/io-error.js';
 import { LineAppender } from '../store/line-appender.js';
@@ -54,9 +54,9 @@ export class LogbookJournal {
   async load(): Promise<void> {
     let lines = 0;
     let bad = 0;
-    let fh;
+    let fd: number;
     try {
-      fh = await open(this.o.path, 'r');
+      fd = await openFile(this.o.path, 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw storageError(err);
@@ -67,7 +67,7 @@ export class LogbookJournal {
       let carry = Buffer.alloc(0);
       let pos = 0;
       for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, READ_CHUNK, pos);
+        const { bytesRead } = await readInto(fd, buf, 0, READ_CHUNK, pos);
         if (bytesRead === 0) break;
         pos += bytesRead;
         const data = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
@@ -90,10 +90,10 @@ export class LogbookJournal {
         } else cutAt = pos - carry.length;
       }
     } finally {
-      await fh.close();
+      await closeFile(fd);
     }
     if (cutAt !== null) {
-      await truncate(this.o.path, cutAt).catch((err) => this.o.log.warn(`logbook: cannot cut the torn last line of ${this.o.path} (${describeIoError(err)})`));
+      await truncateFile(this.o.path, cutAt).catch((err) => this.o.log.warn(`logbook: cannot cut the torn last line of ${this.o.path} (${describeIoError(err)})`));
     }
     this.file.fileLines = lines;
     if (dropOldest(this.records, this.o.maxRecords) > 0 || bad > 0) this.dirty = true;

@@ -1,4 +1,4 @@
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { closeFile, fstatOf, makeDir, openFile, readInto, writeBytes } from '../util/fs-calls.js';
 import { dirname } from 'node:path';
 
 // The append side of the log file: lines waiting for the disk, and the O_APPEND handle they go
@@ -17,7 +17,8 @@ interface PendingLine {
 export class LineAppender {
   private pending: PendingLine[] = [];
   private seq = 0;
-  private fh: FileHandle | null = null;
+  /** The O_APPEND descriptor, or null before the first write and after a close. */
+  private fd: number | null = null;
   /** The file does not end in '\n' (a torn or unterminated line): the next write starts with one. */
   private needNewline = false;
   /** Lines the file holds (as far as this process knows: set at load, counted on). */
@@ -52,7 +53,7 @@ export class LineAppender {
     let n = 0;
     while (n < this.pending.length && (n === 0 || bytes + this.pending[n].line.length <= BATCH_BYTES)) bytes += this.pending[n++].line.length;
     const batch = this.pending.splice(0, n);
-    const fh = await this.handle().catch((err) => {
+    const fd = await this.handle().catch((err) => {
       this.pending.unshift(...batch);
       throw err;
     });
@@ -60,7 +61,7 @@ export class LineAppender {
     const buf = Buffer.from(prefix + batch.map((p) => p.line).join(''));
     let off = 0;
     try {
-      while (off < buf.length) off += (await fh.write(buf, off, buf.length - off)).bytesWritten;
+      while (off < buf.length) off += (await writeBytes(fd, buf, off, buf.length - off, null)).bytesWritten;
     } catch (err) {
       // Whole lines that made it stay written; the rest is retried after a fresh '\n'.
       const done = prefix.length > 0 && off > 0 ? 1 : 0;
@@ -89,28 +90,28 @@ export class LineAppender {
 
   /** Closed after a failure (reopened, its tail checked, on the next write) and before a rename. */
   async close(): Promise<void> {
-    const fh = this.fh;
-    this.fh = null;
-    await fh?.close().catch(() => {});
+    const fd = this.fd;
+    this.fd = null;
+    if (fd !== null) await closeFile(fd).catch(() => {});
   }
 
-  private async handle(): Promise<FileHandle> {
-    if (this.fh) return this.fh;
-    await mkdir(dirname(this.path), { recursive: true });
+  private async handle(): Promise<number> {
+    if (this.fd !== null) return this.fd;
+    await makeDir(dirname(this.path), { recursive: true });
     // a+ so the last byte can be read: after a torn write the next line must start on its own.
-    const fh = await open(this.path, 'a+', 0o644);
+    const fd = await openFile(this.path, 'a+', 0o644);
     try {
-      const { size } = await fh.stat();
+      const { size } = await fstatOf(fd);
       if (size > 0) {
         const b = Buffer.alloc(1);
-        await fh.read(b, 0, 1, size - 1);
+        await readInto(fd, b, 0, 1, size - 1);
         this.needNewline = b[0] !== 0x0a;
       } else this.needNewline = false;
     } catch (err) {
-      await fh.close().catch(() => {});
+      await closeFile(fd).catch(() => {});
       throw err;
     }
-    this.fh = fh;
-    return fh;
+    this.fd = fd;
+    return fd;
   }
 }

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, stat, truncate } from 'node:fs/promises';
+import { closeFile, fstatOf, openFile, readInto, statOf, truncateFile } from '../../util/fs-calls.js';
 import { moveAside, removeStaleTemps } from '../../store/atomic-file.js';
 import type { Logger } from '../../util/logger.js';
 import { compactLimit, tailBytes } from './compaction.js';
@@ -37,7 +37,7 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
   removeStaleTemps(path);
   let st;
   try {
-    st = await stat(path);
+    st = await statOf(path);
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return none;
     throw err;
@@ -48,7 +48,7 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
     return none;
   }
   // Non-blocking: a FIFO swapped in after the stat must not hang the boot.
-  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const fd = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   let size: number;
   let pos: number;
   let goodEnd: number; // offset just past the last '\n'
@@ -69,14 +69,14 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
     o.onEntry(entry);
   };
   try {
-    size = (await fh.stat()).size;
+    size = (await fstatOf(fd)).size;
     const cap = tailBytes(o.maxRecords);
     pos = size > cap ? size - cap : 0;
     goodEnd = pos;
     skipFirst = pos > 0; // starts mid-line
     const chunk = Buffer.allocUnsafe(READ_CHUNK);
     for (;;) {
-      const { bytesRead } = await fh.read(chunk, 0, READ_CHUNK, pos);
+      const { bytesRead } = await readInto(fd, chunk, 0, READ_CHUNK, pos);
       if (bytesRead === 0) break;
       const view = chunk.subarray(0, bytesRead);
       let i = 0;
@@ -110,7 +110,7 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
       pos += bytesRead;
     }
   } finally {
-    await fh.close();
+    await closeFile(fd);
   }
   let truncated = false;
   if (pos > goodEnd && !skipFirst) {
@@ -123,7 +123,7 @@ export async function readLogFile(path: string, o: LogReadOptions): Promise<LogR
     } else {
       malformed++;
       try {
-        await truncate(path, goodEnd);
+        await truncateFile(path, goodEnd);
         truncated = true;
       } catch (err) {
         o.log.warn(`cannot cut the torn last line of ${path} (${describeIoError(err)}); the next write starts a new line`);
