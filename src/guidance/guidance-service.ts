@@ -347,9 +347,15 @@ export class GuidanceService {
   }
 
   /**
-   * Reads the rates the last run kept (once; a no-op without a data dir). Called after listen,
-   * before the /passes warm-up: ~1000 passes' rates cost a JSON parse instead of 5000 propagations.
+   * Reads the rates the last run kept (once; a no-op without a data dir): ~1000 passes' rates cost
+   * a JSON parse instead of 5000 propagations. Called with the first /passes item built, and before
+   * the rates are written (so the file keeps what this run has not needed yet).
    */
+  /** Whether the rates the last run kept have been read (tests, diagnostics). */
+  get passRatesRead(): boolean {
+    return this.ratesLoaded;
+  }
+
   loadPassRates(): void {
     if (this.ratesLoaded || !this.deps.dataDir) return;
     this.ratesLoaded = true;
@@ -373,6 +379,8 @@ export class GuidanceService {
 
   private async keepRates(now_ms: number): Promise<void> {
     if (!this.ratesDirty || !this.deps.dataDir) return;
+    // What the last run kept and this one has not needed yet stays in the file.
+    this.loadPassRates();
     this.ratesDirty = false;
     const entries: PassRateEntry[] = [];
     const ends = (key: string) => Number(key.slice(key.lastIndexOf('|') + 1)) > now_ms;

@@ -115,7 +115,7 @@ export class PassItemsService {
     // A request before the warm-up had its quiet takes what the last run kept first.
     await this.readBack(now_ms);
     // New items get their guidance and JSON in slices (2000 cold items are ~100 ms here).
-    const items = await drainSliced(this.bytes.build(q.key, basis, passes, now_ms, (p) => passItem(this.d.guidance, p, now_ms)));
+    const items = await drainSliced(this.bytes.build(q.key, basis, passes, now_ms, this.itemOf(now_ms)));
     return { passes, items, hit: false };
   }
 
@@ -134,8 +134,9 @@ export class PassItemsService {
   }
 
   private async warmNow(): Promise<void> {
-    // Nothing of it before the requests right after boot are served: it reads two files and
-    // selects ~1000 passes, ~0.5 s at a tenth of a core (a request needing the items reads them itself).
+    // Nothing of it before the requests right after boot are served: it reads the items file (and
+    // the rates file when an item must be built) and selects ~1000 passes, ~0.5 s at a tenth of a
+    // core (a request needing the items reads them itself).
     await backgroundSlicer.yieldTo();
     if (this.stopped) return;
     const { orbit, guidance } = this.d;
@@ -157,16 +158,26 @@ export class PassItemsService {
     await this.readBack(now);
     // In the background's short slices: a request meanwhile builds what is not warm yet itself.
     const basis = guidance.basis();
-    await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, (p) => passItem(guidance, p, now)), 0), backgroundSlicer);
+    await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, this.itemOf(now)), 0), backgroundSlicer);
     await guidance.persistPassRates(now);
     // Written when something was built since the file last matched (here or by requests).
     if (!this.stopped && (this.bytes.stats.itemsBuilt !== this.writtenBuilt || !this.fileMatched)) await this.writeKept(now, true);
   }
 
   /**
-   * What the last run kept for the guidance's current basis, read once per basis: each pass's
-   * phase range rates (the items' costly part) and the items themselves.
+   * One pass's item. Its guidance reads the phase range rates the last run kept (a JSON file of
+   * ~1000 passes, ~4–8 ms of CPU as the first code of its kind a run executes): read with the first
+   * item built, not with the items read back, so an answer made only of kept items reads none (the
+   * first /passes after boot, when no quiet spell let the warm-up run before it).
    */
+  private itemOf(now_ms: number): (p: PassEvent) => PassItem {
+    return (p) => {
+      this.d.guidance.loadPassRates();
+      return passItem(this.d.guidance, p, now_ms);
+    };
+  }
+
+  /** What the last run kept for the guidance's current basis, read once per basis: the items themselves. */
   private readBack(now_ms: number): Promise<void> {
     const basis = this.d.guidance.basis();
     if (this.readFor === basis) return this.reading;
@@ -174,9 +185,7 @@ export class PassItemsService {
     // Never rejects: it is shared by every later caller for this basis (a failed read-back leaves
     // the items to be built).
     this.reading = (async () => {
-      this.d.guidance.loadPassRates();
-      // The rates and the items in turns of their own: together they were one block of 110–180 ms
-      // at a tenth of a core, on the first /passes after boot when no quiet moment came before it.
+      // A turn of its own: a request waiting is answered first.
       await nextTurn();
       if (this.d.guidance.basis() !== basis) return; // a new catalog or profile set meanwhile
       const read = readPassItems(join(this.d.dataDir, PASS_ITEMS_FILE), this.d.guidance.basisKey(), now_ms);

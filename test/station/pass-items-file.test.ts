@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { PASS_RATES_FILE } from '../../src/guidance/pass-rates-file.js';
 import { decodePassItems, encodePassItems, PASS_ITEMS_FILE, passItemKey, readPassItems } from '../../src/station/pass-items-file.js';
 import type { PassEvent } from '../../src/orbit/types.js';
 import { startServer, tmpDataDir } from '../helpers/server.js';
@@ -112,6 +113,41 @@ describe('/passes after a restart takes the items the last run kept', () => {
     assert.equal(issOf(fifth.body).frequencyRecommendation.uplink_mhz, null);
     assert.deepEqual(fifth.body, third.body);
     assert.match(readFileSync(join(dataDir, PASS_ITEMS_FILE), 'utf8').split('\n')[0], /"format":1/);
+  });
+});
+
+describe('an answer made only of kept items reads no pass rates', () => {
+  const dataDir = tmpDataDir('satstation-pass-items-rates-');
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const NOW = '2026-08-22T12:00:00Z';
+
+  it('the first /passes before the warm-up takes the kept items; the rates file is read only to be written again, whole', async () => {
+    const a = await startServer({ dataDir, now: NOW });
+    await a.app.services.orbit.table.ready();
+    await a.app.services.passItems.settled();
+    const first = await a.get('/api/v1/passes?hours=48');
+    await a.stop();
+    const ratesFile = join(dataDir, PASS_RATES_FILE);
+    const keptRates = JSON.parse(readFileSync(ratesFile, 'utf8')).entries.length as number;
+    assert.ok(keptRates > 100, `${keptRates} passes' rates kept`);
+
+    // No quiet spell before it: the request reads the items back itself.
+    const b = await startServer({ dataDir, now: NOW });
+    try {
+      await b.app.services.orbit.table.ready();
+      const again = await b.get('/api/v1/passes?hours=48');
+      assert.deepEqual(again.body, first.body);
+      assert.equal(b.app.services.passItems.bytes.stats.itemsBuilt, 0, 'no item built');
+      assert.equal(b.app.services.guidance.passRatesRead, false, 'no rates read: no item needed them');
+      // Guidance for a pass of its own (a snapshot's focus) computes that pass's rates, and the
+      // write that keeps them keeps the last run's too.
+      const pass = b.app.services.orbit.currentOrNextPass('rs-44', b.clock.now())!;
+      b.app.services.guidance.recommend('rs-44', (pass.aos_ms + pass.los_ms) / 2, { pass });
+    } finally {
+      await b.stop();
+    }
+    const after = JSON.parse(readFileSync(ratesFile, 'utf8')).entries.length as number;
+    assert.ok(after >= keptRates, `${after} passes' rates kept after the second run (${keptRates} before)`);
   });
 });
 
