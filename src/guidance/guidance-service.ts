@@ -346,16 +346,16 @@ export class GuidanceService {
     return chooseRates(fromPath, fromPath ? null : (this.deps.orbit.sample(sat_id, now_ms)?.range_rate_km_s ?? null));
   }
 
-  /**
-   * Reads the rates the last run kept (once; a no-op without a data dir): ~1000 passes' rates cost
-   * a JSON parse instead of 5000 propagations. Called with the first /passes item built, and before
-   * the rates are written (so the file keeps what this run has not needed yet).
-   */
   /** Whether the rates the last run kept have been read (tests, diagnostics). */
   get passRatesRead(): boolean {
     return this.ratesLoaded;
   }
 
+  /**
+   * Reads the rates the last run kept (once; a no-op without a data dir): ~1000 passes' rates cost
+   * a JSON parse instead of 5000 propagations. Called with the first /passes item built, and before
+   * the rates are written (so the file keeps what this run has not needed yet).
+   */
   loadPassRates(): void {
     if (this.ratesLoaded || !this.deps.dataDir) return;
     this.ratesLoaded = true;

@@ -79,10 +79,12 @@ export function satrecParts(version: string, satellites: number, r: PackedRecord
   return [lead, head, indexes, pad, Buffer.from(r.words.buffer, r.words.byteOffset, r.words.byteLength)];
 }
 
-/** Writes the records (nothing when what packed them is unknown). */
-export async function saveSatrecs(path: string, version: string, satellites: number, r: PackedRecords): Promise<void> {
+/** Writes the records; false (nothing written) when what packed them is unknown. */
+export async function saveSatrecs(path: string, version: string, satellites: number, r: PackedRecords): Promise<boolean> {
   const packing = packingFingerprint();
-  if (packing !== null) await writeFileAtomic(path, satrecParts(version, satellites, r, packing));
+  if (packing === null) return false;
+  await writeFileAtomic(path, satrecParts(version, satellites, r, packing));
+  return true;
 }
 
 /** The records in `bytes` for catalogue `version` of `satellites` satellites, or why not. */

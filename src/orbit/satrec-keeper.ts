@@ -27,7 +27,7 @@ export class SatrecKeeper {
   /** The catalogue version the last keep was for (written or not: a failed write waits for the next catalogue). */
   private triedVersion: string | null = null;
   private keeping: Promise<void> | null = null;
-  private writing: Promise<void> | null = null;
+  private writing: Promise<boolean> | null = null;
   /** The newest propagator made (adopt()), for the write at a stop. */
   private latest: { version: string; prop: Propagator } | null = null;
   private stopped = true;
@@ -77,13 +77,15 @@ export class SatrecKeeper {
 
   private async write(version: string, satellites: number, records: PackedRecords): Promise<void> {
     this.writing = saveSatrecs(this.o.path, version, satellites, records);
+    let wrote: boolean;
     try {
-      await this.writing;
+      wrote = await this.writing;
     } finally {
       this.writing = null;
     }
-    this.keptVersion = version;
-    log.debug(() => `SGP4 records of catalog ${version} kept (${records.indexes.length})`);
+    // Not written (satellite.js's version unknown: a file could not be checked): nothing to retry.
+    if (wrote) this.keptVersion = version;
+    log.debug(() => `SGP4 records of catalog ${version} ${wrote ? 'kept' : 'not kept: satellite.js\'s version is unknown'} (${records.indexes.length})`);
   }
 
   /** When the keep under way (if any) is over (tests, diagnostics). */

@@ -19,6 +19,8 @@ export class LineAppender {
   private seq = 0;
   /** The O_APPEND descriptor, or null before the first write and after a close. */
   private fd: number | null = null;
+  /** The batch being written: a close waits for it (a raw descriptor closed under a write could be reused by another file's open). */
+  private inFlight: Promise<unknown> = Promise.resolve();
   /** The file does not end in '\n' (a torn or unterminated line): the next write starts with one. */
   private needNewline = false;
   /** Lines the file holds (as far as this process knows: set at load, counted on). */
@@ -48,7 +50,13 @@ export class LineAppender {
   }
 
   /** One write() of whole lines; lines a short or failed write did not finish go back to the queue. */
-  async writeBatch(): Promise<void> {
+  writeBatch(): Promise<void> {
+    const p = this.writeOne();
+    this.inFlight = p.catch(() => {});
+    return p;
+  }
+
+  private async writeOne(): Promise<void> {
     let bytes = 0;
     let n = 0;
     while (n < this.pending.length && (n === 0 || bytes + this.pending[n].line.length <= BATCH_BYTES)) bytes += this.pending[n++].line.length;
@@ -90,6 +98,7 @@ export class LineAppender {
 
   /** Closed after a failure (reopened, its tail checked, on the next write) and before a rename. */
   async close(): Promise<void> {
+    await this.inFlight;
     const fd = this.fd;
     this.fd = null;
     if (fd !== null) await closeFile(fd).catch(() => {});
