@@ -11,6 +11,7 @@ import { noSatelliteWasm } from './src/native/no-satellite-wasm.mjs';
 import { noDebug } from './src/native/no-debug.mjs';
 import { lazyPortList } from './src/native/lazy-port-list.mjs';
 import { valibotLazyStandard } from './src/native/valibot-lazy-standard.mjs';
+import { asciiOnly } from './src/native/ascii-only.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -148,10 +149,11 @@ async function buildServer() {
       sourcefile: f.path,
     });
     const name = basename(f.path);
+    const { code, map } = asciiOnly(cjs.code, composeMaps(JSON.parse(cjs.map), maps.get(f.path), name));
     mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, `${cjs.code}//# sourceMappingURL=${name}.map\n`);
-    writeFileSync(`${f.path}.map`, JSON.stringify(composeMaps(JSON.parse(cjs.map), maps.get(f.path), name)));
-    hash.update(relative(dist, f.path)).update(cjs.code);
+    writeFileSync(f.path, `${code}//# sourceMappingURL=${name}.map\n`);
+    writeFileSync(`${f.path}.map`, JSON.stringify(map));
+    hash.update(relative(dist, f.path)).update(code);
     scripts.push(f.path);
   }
   writeFileSync(join(dist, 'server-meta.json'), JSON.stringify(result.metafile));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tmpDataDir } from '../helpers/server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawn-server.js';
@@ -81,6 +81,13 @@ describe('the server bundle loads only what is enabled', () => {
     // They are in the build, each in a chunk of its own graph, not left out.
     const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
     for (const re of LAZY.slice(0, 4)) assert.ok(all.some((p) => re.test(p)), `${re} is in no chunk`);
+  });
+
+  it('every script of the server is ASCII, so V8 keeps each source as a one-byte string (build.mjs, src/native/ascii-only.mjs)', () => {
+    const scripts = Object.keys(meta.outputs).filter((k) => k.endsWith('.cjs'));
+    assert.ok(scripts.some((k) => k.includes('aprs-station-')), 'the APRS station (js-aprs-fap has a regex with U+2018) is one of them');
+    const wide = scripts.filter((k) => /[^\x00-\x7f]/.test(readFileSync(resolve(root, k), 'utf8')));
+    assert.deepEqual(wide, []);
   });
 
   it("the serial chunk reads the port lister (node:child_process, for udevadm) only at the first listing, and lists", () => {
