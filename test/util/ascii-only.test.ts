@@ -42,7 +42,7 @@ describe('asciiOnly (build.mjs: the server scripts are ASCII, so V8 keeps their 
     const place = (code: string, m: typeof map) => {
       const lines = code.split('\n');
       const line = lines.findIndex((l) => l.includes('MARK('));
-      const e = new SourceMap(m).findEntry(line, lines[line].indexOf('MARK('));
+      const e = new SourceMap(m).findEntry(line, lines[line].indexOf('MARK(')) as { originalLine?: number; originalColumn?: number };
       return { line: e.originalLine, column: e.originalColumn };
     };
     const was = place(out.code, map);
