@@ -4,8 +4,10 @@
 // regular expression of js-aprs-fap (esbuild escapes strings and templates, not regex literals)
 // made the APRS station's 112 KB chunk 218 KiB of heap. Escaped, each such UTF-16 unit becomes
 // `\uXXXX`, which means the same thing in a regex literal (with or without the u flag, a pair of
-// surrogate escapes is one code point), a string, a template's value or an identifier; the
-// mappings after it on its line move by the five characters added.
+// surrogate escapes is one code point), a string, a template's value or an identifier's character
+// of the BMP; the mappings after it on its line move by the five characters added. Not kept: a
+// tagged template's raw text and an identifier's character beyond the BMP (neither is in the
+// server's code; esbuild leaves only regex literals unescaped there today).
 import { decodeMappings, encodeMappings } from './compose-maps.mjs';
 
 const NON_ASCII = /[^\x00-\x7f]/;
