@@ -150,6 +150,9 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     f.sim.clearLog();
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.locator('[data-screen-state]', { hasText: 'test' }).waitFor();
+    // The pushed state may reach the page before the POST's answer: the session's buttons stay
+    // disabled while an action is in flight, so the checks below wait for its outcome first.
+    await page.locator('[data-outcome="session"].ok', { hasText: 'test pair applied' }).waitFor();
     assert.match(await text(page, '[data-control-state]'), /test applied/);
     assert.equal(await text(page, '.radio-session [role=status]'), 'test applied', 'one chip, no word twice');
     assert.ok(f.sim.log.length > 0, 'the test pair went to the rig');
@@ -165,6 +168,7 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
 
     await releaseRig(page).click();
     await page.locator('[data-screen-state]', { hasText: 'released' }).waitFor();
+    await page.locator('[data-outcome="session"].ok', { hasText: 'test ended' }).waitFor();
     assert.equal(await text(page, '.radio-session [role=status]'), 'released', 'not "released released"');
     // The snapshot taken before the test is back on the rig.
     await until(() => f.sim.state.vfoA.freq === 437_800_000 && f.sim.state.vfoB.freq === 145_990_000, 'rig restored after confirm');
@@ -175,6 +179,7 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     await arm.click();
     await page.locator('.radio-session button[data-armed]').click();
     await page.locator('[data-screen-state]', { hasText: /armed|active/ }).waitFor();
+    await page.locator('[data-outcome="session"].ok', { hasText: /armed: tracking starts at AOS|tracking the pass/ }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).isEnabled(), true);
     // While the session holds the rig, the Apply selector shows its satellite and stays there.
     assert.equal(await trackSat.inputValue(), sat);
