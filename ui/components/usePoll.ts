@@ -81,6 +81,10 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
     let askedAt = skipFirstTick.current ? Date.now() : 0;
     let asking = false;
     let again = false;
+    // Topic events taken so far: an answer to an ask that left before the latest of them is older
+    // than what the socket brought (the socket carries every change in order; an answer may
+    // overtake none of them), so it is not shown.
+    let pushed = 0;
     let afterAsk = () => {};
     const schedule = () => {
       clearTimeout(timer.current);
@@ -90,16 +94,19 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
       if (document.hidden && !socket?.isOpen) return schedule();
       askedAt = Date.now();
       asking = true;
+      const pushedBefore = pushed;
       try {
         const a = await getJson<T>(url);
         if (!alive) return;
-        stale.current = again;
-        setState({ data: a.data, receivedAt: a.receivedAt, error: a.fromCache ? 'the appliance did not answer' : null, offline: a.fromCache });
-        if (persistKey && !a.fromCache) save('last:' + persistKey, { data: a.data, receivedAt: a.receivedAt });
+        if (pushed === pushedBefore) {
+          stale.current = again;
+          setState({ data: a.data, receivedAt: a.receivedAt, error: a.fromCache ? 'the appliance did not answer' : null, offline: a.fromCache });
+          if (persistKey && !a.fromCache) save('last:' + persistKey, { data: a.data, receivedAt: a.receivedAt });
+        }
       } catch (e) {
         if (!alive) return;
         const offline = e instanceof ApiError && e.status === 0;
-        setState((s) => ({ ...s, error: errorText(e), offline }));
+        if (pushed === pushedBefore) setState((s) => ({ ...s, error: errorText(e), offline }));
       } finally {
         asking = false;
       }
@@ -116,6 +123,7 @@ export function usePoll<T>(url: string | null, intervalMs: number, persistKey?: 
           socket.subscribe(live.topic, (d) => {
             if (!alive) return;
             got = true;
+            pushed++;
             const f = feed.current;
             const data = (f && 'from' in f && f.from ? f.from(d) : d) as T;
             const receivedAt = Date.now();
