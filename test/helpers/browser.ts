@@ -44,6 +44,7 @@ export async function openPage(
   opts: { width: number; height: number; deviceScaleFactor?: number; serviceWorkers?: 'allow' | 'block' },
 ): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, deviceScaleFactor: opts.deviceScaleFactor ?? 1, serviceWorkers: opts.serviceWorkers ?? 'block' });
+  await delayApiAnswers(context);
   const page = await context.newPage();
   // Each problem with the document that saw it. A request aborted (net::ERR_ABORTED) counts only
   // while the document that issued it is still the page's: a poll in flight when a reload, a link
@@ -73,6 +74,27 @@ export async function openPage(
     if (r.status() >= 400) seen.push({ text: `HTTP ${r.status()}: ${r.request().method()} ${r.url()}` });
   });
   return { context, page, problems };
+}
+
+/**
+ * PAGE_API_DELAY_MS=n holds every /api/ answer n ms on its way to the page (the server has
+ * answered; the page waits). A flake hunt, off by default: the pages' live socket may bring a
+ * change before the answer to the POST that made it, and a test that reads the page between the
+ * two (a button still disabled while its action is in flight) fails here every time instead of
+ * once in a full run. Two failures in this mode are its own: with any route in place Chromium
+ * does not decode /favicon.ico in an <img> (docs-page), and a test that runs the page's clock
+ * minutes ahead in a few real seconds sees fewer polls, each waiting for its held answer
+ * (live-pages' fallback poll count).
+ */
+async function delayApiAnswers(context: BrowserContext): Promise<void> {
+  const ms = Number(process.env.PAGE_API_DELAY_MS ?? 0);
+  if (!(ms > 0)) return;
+  await context.route(/\/api\//, async (route) => {
+    const answer = await route.fetch().catch(() => null);
+    if (!answer) return route.abort().catch(() => {});
+    await new Promise((r) => setTimeout(r, ms));
+    await route.fulfill({ response: answer }).catch(() => {});
+  });
 }
 
 /** Writes test/artifacts/<name>.png (git-ignored), on every run. */

@@ -81,7 +81,9 @@ describe('logbook pages', { skip }, () => {
     assert.equal((await s.get('/api/v1/aprs/log')).body.items.length, 5, 'fixture: the receive log read its file');
 
     const { context, page, problems } = await openLiteLog();
-    // Newest first, each call once, without the SSID; not ours, nothing from before AOS.
+    // Newest first, each call once, without the SSID; not ours, nothing from before AOS (the
+    // sheet asks for the stations heard when it opens: waited for).
+    await page.locator('[data-heard]').nth(1).waitFor();
     assert.deepEqual(await page.locator('[data-heard]').evaluateAll((els) => els.map((e) => e.textContent)), ['W1AW', 'K1ABC']);
     assert.ok(await visibleWhole(page, '[data-countdown]'), 'the countdown stays in view with Log QSO open');
     assert.ok(await visibleWhole(page, '[data-log-submit]'), 'the Log button is whole on screen');

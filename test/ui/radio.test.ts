@@ -181,9 +181,9 @@ describe('/radio page with a simulated IC-705', { skip }, () => {
     await page.locator('[data-screen-state]', { hasText: /armed|active/ }).waitFor();
     await page.locator('[data-outcome="session"].ok', { hasText: /armed: tracking starts at AOS|tracking the pass/ }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).isEnabled(), true);
-    // While the session holds the rig, the Apply selector shows its satellite and stays there.
-    assert.equal(await trackSat.inputValue(), sat);
-    assert.equal(await trackSat.isDisabled(), true);
+    // While the session holds the rig, the Apply selector shows its satellite and stays there
+    // (once the radio state that says so has arrived: it may follow the action's answer).
+    await until(async () => (await trackSat.inputValue()) === sat && (await trackSat.isDisabled()), `the selector holds ${sat}, disabled`);
     await screenshot(page, 'radio-session-armed-800x480');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.locator('.radio-session button[data-armed]').click();
