@@ -63,119 +63,123 @@ async function settled(page: Page): Promise<void> {
   }
 }
 
-for (const mode of [
-  { name: 'low-power (LOW_POWER=1)', lowPower: true, page: 'lite-settings', first: 'satellites' },
-  { name: 'normal', lowPower: false, page: 'settings', first: 'location' },
-]) {
-  describe(`settings groups, ${mode.name}`, { skip }, () => {
-    const env = serverAndBrowser({ now: NOW, config: { lowPower: mode.lowPower } });
-    const tag = mode.lowPower ? 'lowpower' : 'normal';
+// The two modes side by side: each has its own server and browser, and most of a test's time is
+// the page waiting for its answers, so the file takes about the time of the longer mode.
+describe('settings groups in both modes', { skip, concurrency: true }, () => {
+  for (const mode of [
+    { name: 'low-power (LOW_POWER=1)', lowPower: true, page: 'lite-settings', first: 'satellites' },
+    { name: 'normal', lowPower: false, page: 'settings', first: 'location' },
+  ]) {
+    describe(`settings groups, ${mode.name}`, { concurrency: false }, () => {
+      const env = serverAndBrowser({ now: NOW, config: { lowPower: mode.lowPower } });
+      const tag = mode.lowPower ? 'lowpower' : 'normal';
 
-    for (const vp of VIEWPORTS) {
-      it(`reaches every group from the list at ${vp.name}, loading only the groups opened, every id unique`, async () => {
-        const { context, page, problems } = await openPage(env.browser, vp);
-        const chunks: string[] = [];
-        page.on('request', (r) => {
-          const m = GROUP_CHUNK.exec(r.url());
-          if (m && m[1] !== 'chunk') chunks.push(m[1]); // chunk-*: what groups share
-        });
-        const res = await page.goto(env.s.base + '/settings', { waitUntil: 'networkidle' });
-        assert.equal(res?.headers()['x-page'], mode.page);
-        await shown(page, group(mode.first));
-        await screenshot(page, `settings-hub-${tag}-${vp.name}`);
-        const opened = [mode.first];
-        for (const g of SETTINGS_GROUPS.filter((x) => x.id !== mode.first)) {
-          await page.locator('nav.groups').getByRole('link', { name: g.label, exact: true }).click();
-          await shown(page, g);
-          opened.push(g.id);
-          await settled(page);
-          assert.deepEqual([...new Set(chunks)].sort(), [...opened].sort(), `${g.id}: only the groups opened have loaded`);
-          assert.deepEqual(await duplicateIds(page), [], `${g.id}: every id unique`);
-          assert.ok((await horizontalOverflow(page)) <= 0, `${g.id} is wider than ${vp.name}`);
-          await inView(page, g.id, vp, g.id);
-          assert.equal(new URL(page.url()).hash, `#${g.id}`, 'the address names the group: a link to it can be kept');
-          if (vp.name === '480x320') await screenshot(page, `settings-group-${tag}-${g.id}-${vp.name}`);
-        }
-        await screenshot(page, `settings-group-${tag}-developer-${vp.name}`);
-        assert.deepEqual(problems.errors, []);
-        await context.close();
-      });
-    }
-
-    it('opens each group by its deep link at every size, by its aliases too, and shows the group in view', async () => {
-      await atEverySize(env.browser, async (page, vp) => {
-        for (const g of SETTINGS_GROUPS) {
-          for (const name of [g.id, ...(g.aliases ?? [])]) {
-            await open(page, env.s.base, name, g);
-            await inView(page, g.id, vp, `#${name}`);
+      for (const vp of VIEWPORTS) {
+        it(`reaches every group from the list at ${vp.name}, loading only the groups opened, every id unique`, async () => {
+          const { context, page, problems } = await openPage(env.browser, vp);
+          const chunks: string[] = [];
+          page.on('request', (r) => {
+            const m = GROUP_CHUNK.exec(r.url());
+            if (m && m[1] !== 'chunk') chunks.push(m[1]); // chunk-*: what groups share
+          });
+          const res = await page.goto(env.s.base + '/settings', { waitUntil: 'networkidle' });
+          assert.equal(res?.headers()['x-page'], mode.page);
+          await shown(page, group(mode.first));
+          await screenshot(page, `settings-hub-${tag}-${vp.name}`);
+          const opened = [mode.first];
+          for (const g of SETTINGS_GROUPS.filter((x) => x.id !== mode.first)) {
+            await page.locator('nav.groups').getByRole('link', { name: g.label, exact: true }).click();
+            await shown(page, g);
+            opened.push(g.id);
+            await settled(page);
+            assert.deepEqual([...new Set(chunks)].sort(), [...opened].sort(), `${g.id}: only the groups opened have loaded`);
+            assert.deepEqual(await duplicateIds(page), [], `${g.id}: every id unique`);
+            assert.ok((await horizontalOverflow(page)) <= 0, `${g.id} is wider than ${vp.name}`);
+            await inView(page, g.id, vp, g.id);
+            assert.equal(new URL(page.url()).hash, `#${g.id}`, 'the address names the group: a link to it can be kept');
+            if (vp.name === '480x320') await screenshot(page, `settings-group-${tag}-${g.id}-${vp.name}`);
           }
-        }
-        await open(page, env.s.base, 'logbook');
-        await screenshot(page, `settings-deeplink-${tag}-logbook-${vp.name}`);
-      });
-    });
+          await screenshot(page, `settings-group-${tag}-developer-${vp.name}`);
+          assert.deepEqual(problems.errors, []);
+          await context.close();
+        });
+      }
 
-    it('keeps the way back to the list on screen in a long group, and the list fits the width', async () => {
-      await atEverySize(env.browser, async (page, vp) => {
-        await open(page, env.s.base, 'aprs');
-        const links = page.locator('nav.groups a');
-        assert.equal(await links.count(), SETTINGS_GROUPS.length);
-        for (const right of await links.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) assert.ok(right <= vp.width, `a group link ends at ${right} px, past ${vp.width}`);
-        await page.evaluate(() => scrollBy(0, 2500));
-        await page.waitForTimeout(100);
-        const bar = await page.locator('section[data-group="aprs"] .group-bar').boundingBox();
-        assert.ok(bar && bar.y >= -1 && bar.y < 10, `the group's bar stays at the top (y ${bar?.y})`);
-        await screenshot(page, `settings-scrolled-${tag}-${vp.name}`);
-        const back = page.getByRole('button', { name: 'Groups ↑' });
-        const list = page.locator('nav.groups');
-        if (await back.isVisible()) {
-          // Small screens: the list stands above the group, one tap away.
-          assert.ok(!(await list.evaluate((el) => el.getBoundingClientRect().bottom > 0)), 'scrolled past the list');
-          await back.click();
-        }
-        const r = await list.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
-        assert.ok(r.top < vp.height && r.bottom > 0, `the list is on screen at ${vp.name}`);
+      it('opens each group by its deep link at every size, by its aliases too, and shows the group in view', async () => {
+        await atEverySize(env.browser, async (page, vp) => {
+          for (const g of SETTINGS_GROUPS) {
+            for (const name of [g.id, ...(g.aliases ?? [])]) {
+              await open(page, env.s.base, name, g);
+              await inView(page, g.id, vp, `#${name}`);
+            }
+          }
+          await open(page, env.s.base, 'logbook');
+          await screenshot(page, `settings-deeplink-${tag}-logbook-${vp.name}`);
+        });
       });
-    });
 
-    it('says whether the station is open once, on the access group too', async () => {
-      await atEverySize(env.browser, async (page, vp) => {
-        await open(page, env.s.base, 'access');
-        assert.deepEqual(await page.locator('.badge').filter({ hasText: /^open$/ }).allInnerTexts(), ['open']);
-        assert.match(await page.locator('[data-access]').innerText(), /Anyone who can reach this appliance can change settings/);
-        await screenshot(page, `settings-access-once-${tag}-${vp.name}`);
+      it('keeps the way back to the list on screen in a long group, and the list fits the width', async () => {
+        await atEverySize(env.browser, async (page, vp) => {
+          await open(page, env.s.base, 'aprs');
+          const links = page.locator('nav.groups a');
+          assert.equal(await links.count(), SETTINGS_GROUPS.length);
+          for (const right of await links.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) assert.ok(right <= vp.width, `a group link ends at ${right} px, past ${vp.width}`);
+          await page.evaluate(() => scrollBy(0, 2500));
+          await page.waitForTimeout(100);
+          const bar = await page.locator('section[data-group="aprs"] .group-bar').boundingBox();
+          assert.ok(bar && bar.y >= -1 && bar.y < 10, `the group's bar stays at the top (y ${bar?.y})`);
+          await screenshot(page, `settings-scrolled-${tag}-${vp.name}`);
+          const back = page.getByRole('button', { name: 'Groups ↑' });
+          const list = page.locator('nav.groups');
+          if (await back.isVisible()) {
+            // Small screens: the list stands above the group, one tap away.
+            assert.ok(!(await list.evaluate((el) => el.getBoundingClientRect().bottom > 0)), 'scrolled past the list');
+            await back.click();
+          }
+          const r = await list.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+          assert.ok(r.top < vp.height && r.bottom > 0, `the list is on screen at ${vp.name}`);
+        });
       });
-    });
 
-    it('adds a location by its name: the id is made from it, unique', async () => {
-      const ids: string[] = [];
-      await atEverySize(env.browser, async (page, vp) => {
-        await open(page, env.s.base, 'location');
-        const form = page.locator('form.add-profile');
-        assert.equal(await form.getByLabel('Id', { exact: true }).count(), 0, 'no id to invent');
-        await form.getByLabel('Name', { exact: true }).fill('Field day, Hügel');
-        await form.getByLabel('Latitude (°)').fill('48.1371');
-        await form.getByLabel('Longitude (°)').fill('11.5754');
-        await form.getByRole('button', { name: 'Add and select' }).click();
-        await page.getByRole('status').filter({ hasText: 'Added and selected Field day, Hügel' }).waitFor();
-        const id = (await env.s.get('/api/v1/location')).body.state.selected_profile_id;
-        ids.push(id);
-        await page.locator(`[data-profile="${id}"]`).scrollIntoViewIfNeeded();
-        await screenshot(page, `settings-location-added-${tag}-${vp.name}`);
+      it('says whether the station is open once, on the access group too', async () => {
+        await atEverySize(env.browser, async (page, vp) => {
+          await open(page, env.s.base, 'access');
+          assert.deepEqual(await page.locator('.badge').filter({ hasText: /^open$/ }).allInnerTexts(), ['open']);
+          assert.match(await page.locator('[data-access]').innerText(), /Anyone who can reach this appliance can change settings/);
+          await screenshot(page, `settings-access-once-${tag}-${vp.name}`);
+        });
       });
-      assert.deepEqual(ids, ['field-day-hugel', 'field-day-hugel-2', 'field-day-hugel-3']);
-    });
 
-    it('/login on an open station links to Settings → Operator access, which opens that group', async () => {
-      await atEverySize(env.browser, async (page, vp) => {
-        await page.goto(env.s.base + '/login');
-        const link = page.getByRole('link', { name: 'Settings → Operator access' });
-        await link.waitFor();
-        await screenshot(page, `login-open-${tag}-${vp.name}`);
-        await link.click();
-        await shown(page, group('access'));
-        assert.equal(new URL(page.url()).pathname + new URL(page.url()).hash, '/settings#access');
+      it('adds a location by its name: the id is made from it, unique', async () => {
+        const ids: string[] = [];
+        await atEverySize(env.browser, async (page, vp) => {
+          await open(page, env.s.base, 'location');
+          const form = page.locator('form.add-profile');
+          assert.equal(await form.getByLabel('Id', { exact: true }).count(), 0, 'no id to invent');
+          await form.getByLabel('Name', { exact: true }).fill('Field day, Hügel');
+          await form.getByLabel('Latitude (°)').fill('48.1371');
+          await form.getByLabel('Longitude (°)').fill('11.5754');
+          await form.getByRole('button', { name: 'Add and select' }).click();
+          await page.getByRole('status').filter({ hasText: 'Added and selected Field day, Hügel' }).waitFor();
+          const id = (await env.s.get('/api/v1/location')).body.state.selected_profile_id;
+          ids.push(id);
+          await page.locator(`[data-profile="${id}"]`).scrollIntoViewIfNeeded();
+          await screenshot(page, `settings-location-added-${tag}-${vp.name}`);
+        });
+        assert.deepEqual(ids, ['field-day-hugel', 'field-day-hugel-2', 'field-day-hugel-3']);
+      });
+
+      it('/login on an open station links to Settings → Operator access, which opens that group', async () => {
+        await atEverySize(env.browser, async (page, vp) => {
+          await page.goto(env.s.base + '/login');
+          const link = page.getByRole('link', { name: 'Settings → Operator access' });
+          await link.waitFor();
+          await screenshot(page, `login-open-${tag}-${vp.name}`);
+          await link.click();
+          await shown(page, group('access'));
+          assert.equal(new URL(page.url()).pathname + new URL(page.url()).hash, '/settings#access');
+        });
       });
     });
-  });
-}
+  }
+});
