@@ -7,6 +7,7 @@ import { browserSkipReason, launch, openPage, screenshot, startUiServer } from '
 import { tmpDataDir, type TestServer } from '../helpers/server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawn-server.js';
 import type { FixedClock } from '../../src/util/clock.js';
+import { until } from '../radio/rig-fixture.js';
 
 // Live pages (issue 35): each page takes its news from one WebSocket to /api/v1/events and makes
 // no polling requests while it is open; when the socket cannot open (a proxy without upgrade) the
@@ -29,11 +30,6 @@ function apiRequests(page: Page, base: string): string[] {
     if (r.url().startsWith(base + '/api/')) seen.push(r.url().slice(base.length));
   });
   return seen;
-}
-
-/** Polls `cond` every 10 ms for up to 5 s of real time. */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 5000; !cond(); await new Promise((r) => setTimeout(r, 10))) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Lets `ms` of page time pass in 5 s steps, each followed by a real pause for the network. */
@@ -122,7 +118,8 @@ describe('live pages on one socket', { skip }, () => {
   it('/radio keeps what the socket brought over an answer that left before it', async () => {
     // The page's first ask for the radio state is answered at once by the station, then held on
     // its way to the page until the station has changed and the socket has brought the change: on
-    // a loaded board or a slow link an answer can arrive after newer frames (it once did in a run).
+    // a loaded board or a slow link an answer can arrive after newer frames (with every answer held
+    // 300 ms, PAGE_API_DELAY_MS, the kiosk missed a pinned session so).
     const { context, page, problems } = await openPage(browser, { width: 800, height: 480 });
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
