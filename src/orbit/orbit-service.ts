@@ -277,6 +277,10 @@ export class OrbitEngine implements OrbitService {
     return this.onDemand(sel.sats, sel.from_ms, sel.to_ms).select(sel);
   }
 
+  passSource(): object | null {
+    return this.table.current();
+  }
+
   private selection(q: PassQuery): PassSelection {
     const { prop } = this.orbits();
     let sats: Set<number> | null = null;

@@ -83,6 +83,8 @@ export interface OrbitService {
   groundPath(sat_id: string, from_ms: number, minutes: number, step_seconds: number): GroundPathPoint[];
   /** Passes from the precomputed table, sorted by AOS. */
   passes(q: PassQuery): PassEvent[];
+  /** What passes() answers from: the current pass table (a new object whenever one replaces it), null while none. */
+  passSource(): object | null;
   /** The pass under way at at_ms, else the next one (within the table horizon). */
   currentOrNextPass(sat_id: string, at_ms: number): PassEvent | null;
 }

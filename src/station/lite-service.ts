@@ -3,6 +3,7 @@ import type { Timer } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { logger } from '../util/logger.js';
 import { backgroundSlicer } from '../util/loop-slices.js';
+import { LiteBaseMemo } from './lite-base.js';
 import { buildLiteSnapshot, type LiteRequest } from './lite-snapshot.js';
 import type { StationService } from './station-service.js';
 
@@ -15,6 +16,8 @@ const log = logger('lite');
 export class LiteService<R> {
   readonly name = 'lite';
   readonly cache: LiteCache<R>;
+  /** The tracked set's part of the snapshots built in one second, shared by their misses. */
+  readonly bases: LiteBaseMemo;
   private readonly invalidated = new Listeners<void>(log, 'lite invalidation');
   private news: Timer | null = null;
   private warmGate: Promise<unknown> = Promise.resolve();
@@ -24,10 +27,11 @@ export class LiteService<R> {
   warmed = 0;
 
   constructor(
-    private readonly station: StationService,
+    readonly station: StationService,
     wrap: ReplyWrapper<R>,
   ) {
     this.cache = new LiteCache(wrap);
+    this.bases = new LiteBaseMemo(station);
   }
 
   /**
@@ -71,11 +75,12 @@ export class LiteService<R> {
     const key = `${d.liteSettings.tracked().key}|${req.sat_id ?? ''}|${req.location_source ?? ''}|${d.location.key}`;
     const hit = this.cache.get(key, now);
     if (hit) return hit.hit;
-    return this.cache.put(key, now, JSON.stringify(buildLiteSnapshot(this.station, req))).miss;
+    return this.cache.put(key, now, JSON.stringify(buildLiteSnapshot(this.station, req, this.bases))).miss;
   }
 
   invalidate(): void {
     this.cache.clear();
+    this.bases.clear();
     this.invalidated.emit();
   }
 

@@ -1,6 +1,4 @@
-import { satelliteItem } from '../catalog/catalog-build.js';
-import { ISS_SAT_ID, type Satellite } from '../catalog/types.js';
-import type { PassEvent, PathPoint } from '../orbit/types.js';
+import { ISS_SAT_ID } from '../catalog/types.js';
 import { iso } from '../util/clock.js';
 import { aprsSummary } from '../aprs/types.js';
 import { timezoneState } from './display-settings.js';
@@ -10,6 +8,7 @@ import { radioControlSummary } from '../radio/types.js';
 import { rotatorSummary } from '../rotator/schemas.js';
 import { recordingSummary } from '../recording/schemas.js';
 import type { StationService } from './station-service.js';
+import { LiteBase, passItem, type LiteBaseMemo } from './lite-base.js';
 
 // The lite snapshot (spec part 2 and "Lite snapshot rules"): one bounded payload for a small
 // screen about one subject (focusSatId: its track, pass, cue, path and pair). Passes peaking
@@ -17,13 +16,7 @@ import type { StationService } from './station-service.js';
 // path at most 40 points; metadata lists cut to 4 entries. 8 tracked satellites stay well
 // under 24 KiB (a test checks it).
 
-export const LITE_PASS_HOURS = 24;
-export const LITE_PASSES_PER_SAT = 3;
-export const LITE_PASSES_MAX = 24;
-export const LITE_PATH_POINTS = 40;
-/** Without a focus pass, the path shows the next 90 minutes (about one LEO orbit). */
-export const LITE_PATH_MINUTES = 90;
-const META_LIST_MAX = 4;
+export { LITE_PASS_HOURS, LITE_PATH_POINTS } from './lite-base.js';
 /** The client warns at 12 h and treats pass times as reference after 24 h (spec part 8). */
 export const STALE_WARN_H = 12;
 export const REFERENCE_ONLY_H = 24;
@@ -35,71 +28,27 @@ export interface LiteRequest {
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-function thinPath(points: readonly PathPoint[]) {
-  return points.map((p) => ({ sat_id: p.sat_id, timestamp: p.timestamp, az_deg: r1(p.az_deg), el_deg: r1(p.el_deg), range_km: r1(p.range_km), sunlit: p.sunlit }));
-}
-
-function passItem(p: PassEvent) {
-  return { sat_id: p.sat_id, name: p.name, aos: p.aos, tca: p.tca, los: p.los, max_el_deg: r1(p.max_el_deg) };
-}
-
-function satMeta(s: Satellite, now: number) {
-  return {
-    ...satelliteItem(s),
-    transponders: s.transponders.slice(0, META_LIST_MAX),
-    repeaters: s.repeaters.slice(0, META_LIST_MAX),
-    epoch: iso(s.epoch_ms),
-    epoch_age_h: r1((now - s.epoch_ms) / 3_600_000),
-  };
-}
-
-/** Passes of the tracked set, ordered by AOS, at most LITE_PASSES_PER_SAT each and LITE_PASSES_MAX in all. */
-function limitPasses(all: readonly PassEvent[]): PassEvent[] {
-  const perSat = new Map<string, number>();
-  const out: PassEvent[] = [];
-  for (const p of all) {
-    const n = perSat.get(p.sat_id) ?? 0;
-    if (n >= LITE_PASSES_PER_SAT) continue;
-    perSat.set(p.sat_id, n + 1);
-    out.push(p);
-    if (out.length >= LITE_PASSES_MAX) break;
-  }
-  return out;
-}
-
-export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
+/**
+ * One snapshot at the clock's now. `memo` shares the tracked set's part and the focus parts with
+ * the other snapshots of the same second (LiteService's misses); without it all is built here.
+ */
+export function buildLiteSnapshot(station: StationService, req: LiteRequest, memo: LiteBaseMemo | null = null) {
   const d = station.deps;
   const now = d.clock.now();
   const catalog = d.catalog.current();
-  const tracked = station.tracked();
-  const ids = tracked.ids;
-  const tracks = ids.length ? d.orbit.live(now, ids) : [];
-  const minEl = d.settings.passFilter.get().min_el_deg;
-  const passesOf = (sat_ids: string[], limit?: number) =>
-    d.orbit.passes({ from_ms: now, hours: LITE_PASS_HOURS, min_max_el_deg: minEl, sat_ids, include_ongoing: true, limit });
-  const passes = ids.length ? limitPasses(passesOf(ids)) : [];
+  const base = memo ? memo.get(now) : new LiteBase(station, now);
+  const { ids, tracks, passes } = base;
   const iss = station.iss(now);
 
-  const { track: fTrack, pass: fPass } = focusSubject(tracks, passes, req.sat_id, iss.issTrack, now, (id) => passesOf([id], 1)[0] ?? null);
+  const { track: fTrack, pass: fPass } = focusSubject(tracks, passes, req.sat_id, iss.issTrack, now, (id) => base.passesOf([id], 1, now)[0] ?? null);
   const focusSatId = fTrack?.sat_id ?? fPass?.sat_id ?? null;
-  // The path follows the focus pass (the cue is read from it); without one, the focus satellite's next orbit.
-  let path: PathPoint[] = [];
-  if (fPass) {
-    const span_s = Math.max(1, (fPass.los_ms - fPass.aos_ms) / 1000);
-    path = d.orbit.path(fPass.sat_id, fPass.aos_ms, span_s / 60, Math.max(1, Math.ceil(span_s / (LITE_PATH_POINTS - 1))));
-  } else if (focusSatId) {
-    path = d.orbit.path(focusSatId, now, LITE_PATH_MINUTES, Math.ceil((LITE_PATH_MINUTES * 60) / (LITE_PATH_POINTS - 1)));
-  }
-  if (path.length > LITE_PATH_POINTS) path = path.slice(0, LITE_PATH_POINTS);
-  const cue = focusCue(fPass, path, now);
+  const focus = focusSatId ? base.focus(focusSatId, fPass, now) : null;
+  const cue = focusCue(fPass, focus?.path ?? [], now);
   if (cue) {
     cue.az_deg = r1(cue.az_deg); // as the drawn path shows it
     cue.el_deg = r1(cue.el_deg);
   }
-  const guidanceSatId = fPass?.sat_id ?? focusSatId;
-  const guidance = guidanceSatId
-    ? d.guidance.embed(guidanceSatId, now, fPass) // no workable pass: the live range rate, never a graze the screen does not show
-    : { frequencyRecommendation: null, frequencyMatrix: null };
+  const guidance = focus?.guidance ?? { frequencyRecommendation: null, frequencyMatrix: null };
 
   const loc = req.location_source ? d.location.resolveFor(req.location_source) : d.location.resolved();
   const active = d.location.resolved();
@@ -109,26 +58,19 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
   const tz = d.settings.timezone.get().display_timezone;
   const lite = d.settings.lite.get();
 
-  let oldestEpoch = Infinity;
-  const satellites = [];
-  for (const id of ids) {
-    const s = catalog.byId.get(id);
-    if (!s) continue;
-    satellites.push(satMeta(s, now));
-    if (s.epoch_ms < oldestEpoch) oldestEpoch = s.epoch_ms;
-  }
+  const oldestEpoch = base.oldestEpoch;
 
   return {
     timestamp: iso(now),
     generated_at: iso(now),
     trackedSatIds: ids,
     tracks,
-    passes: passes.map(passItem),
+    passes: base.passItems,
     focusSatId,
     focusTrack: fTrack,
     focusPass: fPass ? passItem(fPass) : null,
     ...(cue ? { focusCue: cue } : {}),
-    focusPath: thinPath(path),
+    focusPath: focus?.focusPath ?? [],
     frequencyRecommendation: guidance.frequencyRecommendation,
     frequencyMatrix: guidance.frequencyMatrix,
     // Tracking runs for the station's one resolved location; a requested source that is not
@@ -136,7 +78,7 @@ export function buildLiteSnapshot(station: StationService, req: LiteRequest) {
     location: { ...loc, locator: toLocator(loc.lat, loc.lon), requested_source: req.location_source ?? null, tracking_source: active.source, gps_fix_fresh: gps.fresh, gps_fix_age_s: gps.age_s },
     network: { online: net.online, offline: net.offline, reason: net.reason },
     iss: { issTrack: iss.issTrack, state: iss.state, tracked: ids.includes(ISS_SAT_ID) },
-    satellites,
+    satellites: base.satellites,
     radioControl: radioControlSummary(radio.settings().enabled, radio.runtime(), radio.session(), focusSatId),
     aprs: aprsSummary(aprs.settings(), aprs.runtime(), aprs.previewTarget(), station.identity(), focusSatId),
     rotator: rotatorSummary(rotator.settings().enabled, rotator.runtime(), focusSatId),

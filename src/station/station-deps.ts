@@ -34,6 +34,8 @@ export interface GuidanceEmbedder {
     pass?: PassEvent | null,
     selected_column_index?: number | null,
   ): { frequencyRecommendation: unknown; frequencyMatrix: unknown };
+  /** A new object whenever what every pass's guidance depends on changes (catalog, profile set). */
+  basis(): object;
 }
 
 /** One settings resource, read whole (a JsonStore implements it). */
