@@ -21,6 +21,8 @@ export const LITE_PATH_MINUTES = 90;
 const META_LIST_MAX = 4;
 /** Foci kept per second: a client varying sat_id freely must not grow it. */
 export const FOCI_MAX = 32;
+/** Pass paths kept across seconds (the tracked set's next passes, at most 24, and a few more). */
+export const PASS_PATHS_MAX = 32;
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -56,11 +58,51 @@ function limitPasses(all: readonly PassEvent[]): PassEvent[] {
   return out;
 }
 
-/** A focus's path (at most LITE_PATH_POINTS) as the screen draws it, and its guidance. */
-export interface LiteFocusParts {
+/** A focus's path (at most LITE_PATH_POINTS) and the same as the screen draws it. */
+export interface LitePath {
   path: PathPoint[];
   focusPath: ReturnType<typeof thinPath>;
+}
+
+/** A focus's path and its guidance. */
+export interface LiteFocusParts extends LitePath {
   guidance: { frequencyRecommendation: unknown; frequencyMatrix: unknown };
+}
+
+/**
+ * Paths of focus passes, by satellite, AOS and LOS: a pass's path depends on the pass, the
+ * observer and the satellite's elements only, not on the second it is asked in, so it is kept
+ * from one base to the next while those stay (LiteBaseMemo empties it when they change).
+ */
+export class PassPaths {
+  private readonly kept = new Map<string, LitePath>();
+  /** Paths computed (tests). */
+  made = 0;
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  get(station: StationService, pass: PassEvent): LitePath {
+    const key = `${pass.sat_id}@${pass.aos_ms}-${pass.los_ms}`;
+    const kept = this.kept.get(key);
+    if (kept) return kept;
+    const span_s = Math.max(1, (pass.los_ms - pass.aos_ms) / 1000);
+    const made = drawn(station.deps.orbit.path(pass.sat_id, pass.aos_ms, span_s / 60, Math.max(1, Math.ceil(span_s / (LITE_PATH_POINTS - 1)))));
+    this.made++;
+    if (this.kept.size >= PASS_PATHS_MAX) this.kept.delete(this.kept.keys().next().value!); // the oldest
+    this.kept.set(key, made);
+    return made;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+function drawn(points: PathPoint[]): LitePath {
+  const path = points.length > LITE_PATH_POINTS ? points.slice(0, LITE_PATH_POINTS) : points;
+  return { path, focusPath: thinPath(path) };
 }
 
 /** The tracked set's part of a snapshot at `now`. */
@@ -76,6 +118,7 @@ export class LiteBase {
   constructor(
     private readonly station: StationService,
     readonly now: number,
+    private readonly passPaths = new PassPaths(),
   ) {
     const d = station.deps;
     this.ids = station.tracked().ids;
@@ -113,15 +156,10 @@ export class LiteBase {
     const kept = this.foci.get(key);
     if (kept) return kept;
     const d = this.station.deps;
-    let path: PathPoint[];
-    if (pass) {
-      const span_s = Math.max(1, (pass.los_ms - pass.aos_ms) / 1000);
-      path = d.orbit.path(pass.sat_id, pass.aos_ms, span_s / 60, Math.max(1, Math.ceil(span_s / (LITE_PATH_POINTS - 1))));
-    } else {
-      path = d.orbit.path(satId, now, LITE_PATH_MINUTES, Math.ceil((LITE_PATH_MINUTES * 60) / (LITE_PATH_POINTS - 1)));
-    }
-    if (path.length > LITE_PATH_POINTS) path = path.slice(0, LITE_PATH_POINTS);
-    const parts: LiteFocusParts = { path, focusPath: thinPath(path), guidance: d.guidance.embed(pass?.sat_id ?? satId, now, pass) };
+    const path = pass
+      ? this.passPaths.get(this.station, pass)
+      : drawn(d.orbit.path(satId, now, LITE_PATH_MINUTES, Math.ceil((LITE_PATH_MINUTES * 60) / (LITE_PATH_POINTS - 1))));
+    const parts: LiteFocusParts = { ...path, guidance: d.guidance.embed(pass?.sat_id ?? satId, now, pass) };
     if (this.foci.size < FOCI_MAX) this.foci.set(key, parts);
     return parts;
   }
@@ -136,6 +174,7 @@ export class LiteBase {
 export class LiteBaseMemo {
   private base: LiteBase | null = null;
   private key: unknown[] = [];
+  readonly passPaths = new PassPaths();
   /** Bases made (tests). */
   made = 0;
 
@@ -153,13 +192,16 @@ export class LiteBaseMemo {
       d.guidance.basis(),
     ];
     if (this.base && key.every((k, i) => k === this.key[i])) return this.base;
+    // Only a new second keeps the pass paths (index 0: the second).
+    if (!key.every((k, i) => i === 0 || k === this.key[i])) this.passPaths.clear();
     this.key = key;
     this.made++;
-    return (this.base = new LiteBase(this.station, now));
+    return (this.base = new LiteBase(this.station, now, this.passPaths));
   }
 
   clear(): void {
     this.base = null;
     this.key = [];
+    this.passPaths.clear();
   }
 }

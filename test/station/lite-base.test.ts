@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FOCI_MAX } from '../../src/station/lite-base.js';
+import { FOCI_MAX, PASS_PATHS_MAX } from '../../src/station/lite-base.js';
 import { buildLiteSnapshot } from '../../src/station/lite-snapshot.js';
 import type { FixedClock } from '../../src/util/clock.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -100,12 +100,37 @@ describe('lite snapshot: the parts shared by the misses of one second', () => {
     assert.deepEqual(there, fresh('rs-44', 'manual'));
   });
 
-  it('keeps at most FOCI_MAX foci in a second', () => {
+  it("a focus pass's path is kept from one second to the next, and made again when the location moves", async () => {
+    clock.advance(1000);
+    const paths = lite().bases.passPaths;
+    const a = await snap('?sat_id=ao-7');
+    assert.ok(a.focusPass, 'ao-7 has a pass in 24 h');
+    const made = paths.made;
+    clock.advance(1000);
+    const b = await snap('?sat_id=ao-7&location_source=manual');
+    assert.equal(paths.made, made, 'the same pass: its path kept');
+    assert.deepEqual(b.focusPath, a.focusPath);
+    assert.deepEqual(b, fresh('ao-7', 'manual'));
+    const st = s.app.services.stores.location.get();
+    await s.app.services.stores.location.set({ ...st, profiles: [...st.profiles.filter((p) => p.id !== 'ant'), { id: 'ant', name: 'Antarctica', point: { lat: -77.8, lon: 166.7, alt_m: 10 } }], selected_profile_id: 'ant' });
+    const c = await snap('?sat_id=ao-7');
+    assert.ok(paths.made > made, 'a new observer: the path made again');
+    assert.deepEqual(c, fresh('ao-7'));
+    await s.app.services.stores.location.set(st);
+  });
+
+  it('keeps at most FOCI_MAX foci in a second and PASS_PATHS_MAX pass paths', () => {
     const now = clock.now();
     const base = lite().bases.get(now);
     const ids = [...s.app.services.catalog.current().byId.keys()].slice(0, FOCI_MAX + 8);
     assert.ok(ids.length > FOCI_MAX);
     for (const id of ids) base.focus(id, null, now);
     assert.equal(base.fociKept, FOCI_MAX);
+    const station = lite().station;
+    const passes = station.deps.orbit.passes({ from_ms: now, hours: 48, min_max_el_deg: 0, include_ongoing: true });
+    assert.ok(passes.length > PASS_PATHS_MAX);
+    const paths = lite().bases.passPaths;
+    for (const p of passes) paths.get(station, p);
+    assert.equal(paths.size, PASS_PATHS_MAX);
   });
 });
