@@ -21,8 +21,11 @@ export const LITE_PATH_MINUTES = 90;
 const META_LIST_MAX = 4;
 /** Foci kept per second: a client varying sat_id freely must not grow it. */
 export const FOCI_MAX = 32;
-/** Pass paths kept across seconds (the tracked set's next passes, at most 24, and a few more). */
-export const PASS_PATHS_MAX = 32;
+/**
+ * Pass paths kept across seconds: a screen cycling through the tracked set's foci (at most 8 and
+ * the ISS) finds its paths kept; each is a few hundred heap objects the collector walks while kept.
+ */
+export const PASS_PATHS_MAX = 12;
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
