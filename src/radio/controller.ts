@@ -10,7 +10,7 @@ import type { RigLines } from './rig-line.js';
 import { rigBandOf } from '../guidance/eligibility.js';
 import { iso, type Clock, type Timer } from '../util/clock.js';
 import { OneAtATime } from '../util/queue.js';
-import { badRequest, errorMessage } from '../util/errors.js';
+import { AppError, badRequest, errorMessage } from '../util/errors.js';
 import { logger } from '../util/logger.js';
 import { Listeners } from '../util/listeners.js';
 
@@ -32,6 +32,8 @@ export interface ControllerDeps {
 }
 
 const TX_VFO: Vfo = 'B';
+/** A restore timed out: run once more (Controller.restore). */
+const RESTORE_ATTEMPTS = 2;
 
 /** A receive-frequency observation (readback or transceive broadcast), for knob-follow. */
 export type RxObserver = (rx_hz: number, source: 'poll' | 'broadcast') => void;
@@ -340,15 +342,23 @@ export class RadioController {
     return this.operate('capture rig snapshot', (rig) => rig.snapshot());
   }
 
-  /** Never throws: a failed restore is reported in last_error and the caller carries on. */
+  /**
+   * Never throws: a failed restore is reported in last_error and the caller carries on. A restore
+   * whose reply did not come in time is run once more first: each of its steps writes an absolute
+   * value (a frequency, a mode, split on or off), so repeating it is safe, and one late or lost
+   * reply on a busy bus must not leave the operator's rig on a test pair.
+   */
   async restore(s: RigSnapshot | null): Promise<boolean> {
     if (!s) return true;
-    try {
-      await this.operate('restore rig snapshot', (rig) => rig.restore(s));
-      return true;
-    } catch (err) {
-      this.fail('op', `restoring the rig snapshot failed: ${errorMessage(err)}`);
-      return false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.operate('restore rig snapshot', (rig) => rig.restore(s));
+        return true;
+      } catch (err) {
+        if (attempt < RESTORE_ATTEMPTS && err instanceof AppError && err.code === 'rig_timeout') continue;
+        this.fail('op', `restoring the rig snapshot failed: ${errorMessage(err)}`);
+        return false;
+      }
     }
   }
 

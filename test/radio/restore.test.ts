@@ -49,6 +49,19 @@ describe('POST /api/v1/radio/restore (IC-705)', () => {
     assert.equal(again.body.error.code, 'no_snapshot');
   });
 
+  it('a restore whose reply is lost runs once more: the rig is put back, the late reply named in last_error', async () => {
+    setOperatorState(f.sim);
+    const a = await f.s.post('/api/v1/radio/apply', { sat_id: 'iss' });
+    assert.equal(a.status, 200, JSON.stringify(a.body));
+    f.sim.faults.loseReplies = 1; // the restore's first write is carried out, its reply lost
+    const r = await f.s.post('/api/v1/radio/restore');
+    assert.equal(f.sim.faults.loseReplies, 0, 'the lost reply was the restore\'s');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.restored, true);
+    assertOperatorState(f.sim);
+    assert.match(r.body.runtime.last_error ?? '', /restore rig snapshot: .*no answer within/);
+  });
+
   it('a manual pair snapshots too', async () => {
     setOperatorState(f.sim);
     const p = await f.s.post('/api/v1/radio/pair', { uplink_hz: 145_990_000, downlink_hz: 435_800_000 });

@@ -82,6 +82,8 @@ export interface RigSimFaults {
   noReplyAtAll: boolean;
   /** Every reply is held back this long (echo is not: it is immediate on a real radio). */
   delayMs: number;
+  /** The next n commands are carried out but their replies are lost (a busy bus, a late reply). */
+  loseReplies?: number;
   /** Replies keep their frame, command and sub-command, but their value bytes are corrupted (OK/NG become AA BB). */
   garble: boolean;
   /** Set commands are answered OK (FB) but not carried out. */
@@ -464,6 +466,10 @@ export class CivRigSim {
       }
     }
     if (this.faults.noReplyTo.has(cmd)) return; // carried out, never answered
+    if (this.faults.loseReplies) {
+      this.faults.loseReplies--;
+      return; // carried out, this reply lost
+    }
     if (this.faults.garble) reply = garbled(reply, cmd, data);
     const frame = [PRE, PRE, from, this.address, ...reply, EOM];
     if (this.faults.delayMs > 0) {
