@@ -87,7 +87,7 @@ export class PassPaths {
   }
 
   get(station: StationService, pass: PassEvent): LitePath {
-    const key = `${pass.sat_id}@${pass.aos_ms}-${pass.los_ms}`;
+    const key = passKey(pass);
     const kept = this.kept.get(key);
     if (kept) return kept;
     const span_s = Math.max(1, (pass.los_ms - pass.aos_ms) / 1000);
@@ -102,6 +102,9 @@ export class PassPaths {
     this.kept.clear();
   }
 }
+
+/** A pass by satellite, AOS and LOS: what its path and guidance are kept under. */
+const passKey = (pass: PassEvent) => `${pass.sat_id}@${pass.aos_ms}-${pass.los_ms}`;
 
 function drawn(points: PathPoint[]): LitePath {
   const path = points.length > LITE_PATH_POINTS ? points.slice(0, LITE_PATH_POINTS) : points;
@@ -155,7 +158,7 @@ export class LiteBase {
    * rate, never a graze the screen does not show.
    */
   focus(satId: string, pass: PassEvent | null, now: number): LiteFocusParts {
-    const key = pass ? `${pass.sat_id}@${pass.aos_ms}` : satId;
+    const key = pass ? passKey(pass) : satId;
     const kept = this.foci.get(key);
     if (kept) return kept;
     const d = this.station.deps;

@@ -21,6 +21,13 @@ describe('lite snapshot: the parts shared by the misses of one second', () => {
     assert.equal(r.headers.get('x-cache'), 'MISS', `a miss: ${q}`);
     return r.body;
   };
+  /** Selects a new location profile by writing the store, not through the route (POST /location clears the cache too); returns the state before. */
+  const moveTo = async (id: string, name: string, lat: number, lon: number) => {
+    const st = s.app.services.stores.location.get();
+    const profiles = [...st.profiles.filter((p) => p.id !== id), { id, name, point: { lat, lon, alt_m: 10 } }];
+    await s.app.services.stores.location.set({ ...st, profiles, selected_profile_id: id });
+    return st;
+  };
   /** The same snapshot built from nothing, at the same instant. */
   const fresh = (sat_id?: string, location_source?: 'manual' | 'gps') =>
     JSON.parse(JSON.stringify(buildLiteSnapshot(lite().station, { sat_id, location_source }, null)));
@@ -91,9 +98,7 @@ describe('lite snapshot: the parts shared by the misses of one second', () => {
     clock.advance(1000);
     const here = await snap('?sat_id=rs-44');
     const made = lite().bases.made;
-    // Written to the store, not through the route (POST /location clears the cache too).
-    const st = s.app.services.stores.location.get();
-    await s.app.services.stores.location.set({ ...st, profiles: [...st.profiles, { id: 'cpt', name: 'Cape Town', point: { lat: -33.9, lon: 18.4, alt_m: 10 } }], selected_profile_id: 'cpt' });
+    await moveTo('cpt', 'Cape Town', -33.9, 18.4);
     const there = await snap('?sat_id=rs-44&location_source=manual');
     assert.equal(lite().bases.made, made + 1);
     assert.notDeepEqual(there.tracks, here.tracks);
@@ -111,8 +116,7 @@ describe('lite snapshot: the parts shared by the misses of one second', () => {
     assert.equal(paths.made, made, 'the same pass: its path kept');
     assert.deepEqual(b.focusPath, a.focusPath);
     assert.deepEqual(b, fresh('ao-7', 'manual'));
-    const st = s.app.services.stores.location.get();
-    await s.app.services.stores.location.set({ ...st, profiles: [...st.profiles.filter((p) => p.id !== 'ant'), { id: 'ant', name: 'Antarctica', point: { lat: -77.8, lon: 166.7, alt_m: 10 } }], selected_profile_id: 'ant' });
+    const st = await moveTo('ant', 'Antarctica', -77.8, 166.7);
     const c = await snap('?sat_id=ao-7');
     assert.ok(paths.made > made, 'a new observer: the path made again');
     assert.deepEqual(c, fresh('ao-7'));
