@@ -1,7 +1,6 @@
 import { followLiteLines, liteLinesKey } from './station/lite-lines.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeStaleTempsIn } from './store/atomic-file.js';
 import { randomUuidShape } from './util/hash64.js';
 import { HttpServer } from './http/server.js';
 import { allRoutes } from './http/routes/index.js';
@@ -198,10 +197,9 @@ export class App {
   }
 }
 
-/** The settings files, one JSON store each under DATA_DIR (this folder's stale temp files cleaned first). */
+/** The settings files, one JSON store each under DATA_DIR. */
 function openStores(config: Config, clock: Clock): Stores {
   mkdirSync(config.dataDir, { recursive: true });
-  removeStaleTempsIn(config.dataDir); // each folder's owner cleans its own; this one holds the settings
   return createStores(config.dataDir, clock);
 }
 
@@ -218,7 +216,7 @@ function buildCore(config: Config, clock: Clock, stores: Stores, listening: Prom
   orbit.table.loadAfter(listening);
   orbit.records.keepAfter(listening.then(() => orbit.table.ready()));
   // Profiles prebuilt from the bundled SatNOGS transmitters (a refresh rebuilds them), operator profiles in DATA_DIR.
-  const transmitterProfiles = { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE };
+  const transmitterProfiles = { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE, checked: true };
   const guidance = new GuidanceService({ catalog, orbit, transmitterProfiles, dataDir: config.dataDir });
   const scheduler = new Scheduler(() => clock.now());
   scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());

@@ -29,6 +29,11 @@ export interface JsonStoreOptions<S extends AnySchema> {
    * loop (the same checks, the same bytes), so a write never blocks HTTP or the radio drivers.
    */
   sliced?: boolean;
+  /**
+   * The directory's owner removed every stale temp file before opening its stores (createStores
+   * does for DATA_DIR): the load skips its own look, one directory listing per store at boot.
+   */
+  tempsSwept?: boolean;
 }
 
 /** What a set secret reads back as; a POST carrying it exactly keeps the stored value. */
@@ -224,7 +229,7 @@ export class JsonStore<S extends AnySchema> {
   }
 
   private load(): v.InferOutput<S> {
-    removeStaleTemps(this.path);
+    if (!this.opts.tempsSwept) removeStaleTemps(this.path);
     const read = readTextCapped(this.path, this.opts.maxBytes ?? STATE_FILE_MAX_BYTES);
     if (read.kind === 'too-large') return this.quarantine(`is ${read.bytes} bytes, over its ${this.opts.maxBytes ?? STATE_FILE_MAX_BYTES}-byte limit`);
     if (read.kind === 'not-a-file') return this.quarantine('is not a regular file');
