@@ -17,11 +17,11 @@ export const profilesSuite: Suite = {
     const catalog = { byNorad: new Map(bundledElements.map((e) => [e.NORAD_CAT_ID, { name: e.OBJECT_NAME }])) };
     let count = 0;
     const ms = await medianMs('rebuild from 2,910 records', () => {
-      count = buildProfiles(parseTransmitters(raw).records, catalog, curatedCorrections).profiles.length;
+      count = buildProfiles(parseTransmitters(raw).records, catalog, curatedCorrections()).profiles.length;
     });
     await settleHeap();
     const before = process.memoryUsage().heapUsed;
-    const held = buildProfiles(parseTransmitters(raw).records, catalog, curatedCorrections).profiles;
+    const held = buildProfiles(parseTransmitters(raw).records, catalog, curatedCorrections()).profiles;
     await settleHeap();
     const deltaMiB = (process.memoryUsage().heapUsed - before) / 1024 ** 2;
     void held.length;

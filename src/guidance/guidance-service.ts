@@ -7,7 +7,7 @@ import { logger } from '../util/logger.js';
 import bundledProfiles from './data/profiles.json';
 import { NO_PASS_PHASE, passPhase, type PhaseInfo } from './phase.js';
 import { chooseRates, nearestRates, phaseRatesAt, phaseTargets, type RangeRateSource } from './range-rate.js';
-import { indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
+import { checkedProfileFile, indexProfiles, parseProfileFile, type ProfileIndex } from './profiles.js';
 import { PassRateSlab } from './pass-rate-slab.js';
 import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js';
 import { PHASES, type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
@@ -62,7 +62,12 @@ export interface GuidanceDeps {
    * Or the profiles those records build, prebuilt (a profile file; bundledTransmitterProfiles):
    * what the app passes, so boot neither holds the raw snapshot nor runs the builder.
    */
-  transmitterProfiles?: { file: unknown; date: string };
+  transmitterProfiles?: {
+    file: unknown;
+    date: string;
+    /** The file is the bundle's own, tested to parse clean and unchanged: taken as it is (checkedProfileFile). */
+    checked?: boolean;
+  };
   /** Where operator profiles persist (<dataDir>/guidance-profiles.json); absent: kept in memory only. */
   dataDir?: string;
 }
@@ -146,12 +151,13 @@ export class GuidanceService {
 
   private bundled(): ProfileEntry[] {
     if (!this.bundledEntries) {
-      const parsed = parseProfileFile(this.deps.profileFile ?? bundledProfiles);
+      const parsed = this.deps.profileFile === undefined ? checkedProfileFile(bundledProfiles) : parseProfileFile(this.deps.profileFile);
       for (const s of parsed.skipped) log.warn(`profile entry ${s.index} (norad ${s.norad_id ?? '?'}) skipped: ${s.reason}`);
       this.bundledEntries = parsed.entries;
       if (this.deps.transmitters) this.transmitterLayer = this.rebuild(this.deps.transmitters.records, this.deps.transmitters.date, []).layer;
       else if (this.deps.transmitterProfiles) {
-        const prebuilt = parseProfileFile(this.deps.transmitterProfiles.file);
+        const { file, checked } = this.deps.transmitterProfiles;
+        const prebuilt = checked ? checkedProfileFile(file) : parseProfileFile(file);
         for (const s of prebuilt.skipped) log.warn(`prebuilt transmitter profile ${s.index} (norad ${s.norad_id ?? '?'}) skipped: ${s.reason}`);
         this.transmitterLayer = { date: this.deps.transmitterProfiles.date, entries: prebuilt.entries };
       }
@@ -191,7 +197,7 @@ export class GuidanceService {
   /** Builds profiles from transmitter records against the current catalog, keeping any the new data would lose. */
   private rebuild(raw: unknown, date: string, previous: readonly ProfileEntry[]): { layer: { date: string; entries: ProfileEntry[] }; result: TransmittersResult } {
     const parsed = parseTransmitters(raw);
-    const built = buildProfiles(parsed.records, this.deps.catalog.current(), curatedCorrections);
+    const built = buildProfiles(parsed.records, this.deps.catalog.current(), curatedCorrections());
     const why = new Map(built.not_covered.map((n) => [n.norad_id, n.reason]));
     const { entries, kept } = keepLostProfiles(previous, built.profiles, (n) => why.get(n) ?? 'the new data has no active transmitter for it');
     for (const k of kept) log.warn(`transmitters ${date}: ${k.name} (norad ${k.norad_id}) ${k.reason}`);

@@ -39,6 +39,17 @@ export function parseProfileFile(raw: unknown): ParsedProfiles {
   return { entries, skipped };
 }
 
+/**
+ * A profile file of the bundle itself (data/profiles.json, data/transmitter-profiles.json) taken as
+ * it is: each is tested at every commit to parse with no entry skipped and nothing changed
+ * (test/guidance/bundled-profiles.test.ts), so a boot does not validate it again (issue 36: ~4–6 ms
+ * of cold valibot runs at every start here, ten times that at a tenth of a core). Never for a file
+ * from anywhere else: those go through parseProfileFile.
+ */
+export function checkedProfileFile(file: unknown): ParsedProfiles {
+  return { entries: (file as { profiles: ProfileEntry[] }).profiles, skipped: [] };
+}
+
 export interface ProfileIndex {
   bySatId: ReadonlyMap<string, FrequencyProfile>;
   /** Profiles whose norad_id the catalog does not hold (unreachable until a refresh adds them). */

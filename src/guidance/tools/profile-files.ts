@@ -21,7 +21,7 @@ export interface ProfileFiles {
 export function buildProfileFiles(): ProfileFiles {
   const byNorad = new Map(bundledElements.map((e) => [e.NORAD_CAT_ID, { name: e.OBJECT_NAME }]));
   const { records } = parseTransmitters(bundledTransmitterRecords);
-  const entries = buildProfiles(records, { byNorad }, curatedCorrections).profiles;
+  const entries = buildProfiles(records, { byNorad }, curatedCorrections()).profiles;
   const from = `SatNOGS DB active transmitters ${BUNDLED_TRANSMITTERS_DATE.slice(0, 10)} (src/guidance/data/satnogs-transmitters.json) + curated-profiles.json`;
   const file = (profiles: ProfileEntry[]) => {
     const f = { version: 1, generated_from: from, profiles };

@@ -37,4 +37,6 @@ export const BUNDLED_TRANSMITTERS_DATE = `${TRANSMITTERS_ATTRIBUTION.date}T00:00
 /** The profiles the bundled records build (a profile file: version, generated_from, profiles). */
 export const bundledTransmitterProfiles: unknown = prebuiltProfiles;
 
-export const curatedCorrections: readonly Curated[] = v.parse(CuratedFileSchema, curatedJson).corrections;
+let curated: readonly Curated[] | null = null;
+/** The curated corrections, parsed at their first use (a refresh's rebuild), not at every boot. */
+export const curatedCorrections = (): readonly Curated[] => (curated ??= v.parse(CuratedFileSchema, curatedJson).corrections);
