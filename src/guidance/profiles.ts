@@ -47,7 +47,8 @@ export function parseProfileFile(raw: unknown): ParsedProfiles {
  * from anywhere else: those go through parseProfileFile.
  */
 export function checkedProfileFile(file: unknown): ParsedProfiles {
-  return { entries: (file as { profiles: ProfileEntry[] }).profiles, skipped: [] };
+  // The array is the caller's own; the entries are the module's (read, never changed, as a parse's are).
+  return { entries: [...(file as { profiles: ProfileEntry[] }).profiles], skipped: [] };
 }
 
 export interface ProfileIndex {
