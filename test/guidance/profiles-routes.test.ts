@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { startServer, tmpDataDir, type TestServer } from '../helpers/server.js';
-import { spawnServer } from '../helpers/spawn-server.js';
+import { spawnServer, type SpawnedServer } from '../helpers/spawn-server.js';
 import { correctDownlinkHz } from '../../src/guidance/doppler.js';
 
 // The profile routes of issue 27 through the real server: the list with sources and the data's
@@ -113,6 +113,12 @@ describe('frequency-guide profiles through the server', () => {
 });
 
 describe('operator profiles under kill -9', () => {
+  let srv: SpawnedServer | null = null;
+  // A failed check must not leave its server running: the test file would never end.
+  after(() => {
+    if (srv && srv.child.exitCode === null && srv.child.signalCode === null) process.kill(-srv.child.pid!, 'SIGKILL');
+  });
+
   it('a killed server comes back with the last answered profile, and the file always parses', { timeout: 120_000 }, async () => {
     const dataDir = tmpDataDir();
     const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
@@ -133,9 +139,10 @@ describe('operator profiles under kill -9', () => {
       });
     let answered = 0;
     for (let round = 0; round < 3; round++) {
-      const srv = await spawnServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env });
+      srv = await spawnServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env });
+      const base = srv.base;
       if (answered) {
-        const items = (await (await fetch(`${srv.base}/api/v1/frequency-guides/profiles`)).json()).items;
+        const items = (await (await fetch(`${base}/api/v1/frequency-guides/profiles`)).json()).items;
         const iss = items.find((p: { sat_id: string }) => p.sat_id === 'iss');
         assert.equal(iss.source, 'operator');
         // The last answered write is on file, or the one in flight after it landed before the kill.
@@ -146,14 +153,15 @@ describe('operator profiles under kill -9', () => {
       const posts: Promise<void>[] = [];
       for (let i = 0; i < 20; i++) {
         const n = answered + i + 1;
-        posts.push(post(srv.base, beacon('iss', 437_000_000 + n * 1000)).then((status) => {
+        posts.push(post(base, beacon('iss', 437_000_000 + n * 1000)).then((status) => {
           if (status === 200) answered = n;
         }));
       }
       await posts[0];
       await new Promise((r) => setTimeout(r, 5));
-      const exited = new Promise((r) => srv.child.once('exit', r));
-      process.kill(-srv.child.pid!, 'SIGKILL');
+      const child = srv.child;
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGKILL');
       await Promise.all(posts);
       await exited;
       agent.destroy(); // the killed server's socket
