@@ -39,7 +39,11 @@ rmSync(workerDir, { recursive: true, force: true }); // chunks of earlier runs
 buildSync({ entryPoints: ['src/worker.ts'], bundle: true, splitting: true, platform: 'node', format: 'esm', target: 'node18', packages: 'external', outdir: workerDir, logLevel: 'warning' });
 process.env.SATSTATION_WORKER_SCRIPT = join(workerDir, 'worker.js');
 
-const testArgs = (list, concurrency) => ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...list];
+// --test-force-exit: a file whose tests are done ends even if something it started still holds
+// its event loop (a spawned server left running by a check that failed before its stop): without
+// it that file never ends and the whole run waits on it (test/helpers/spawn-server.ts kills the
+// servers it started when a file's process exits).
+const testArgs = (list, concurrency) => ['--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...list];
 const run = (list, concurrency) =>
   list.length === 0 ? 0 : (spawnSync(process.execPath, testArgs(list, concurrency), { stdio: 'inherit' }).status ?? 1);
 

@@ -9,6 +9,29 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
+/**
+ * Servers started here and not yet exited: killed (their whole process group) when this process
+ * exits, so a check that fails before a test's stop() leaves no server behind (with the runner's
+ * --test-force-exit, test/run.mjs, the file then ends too).
+ */
+const running = new Set<ChildProcess>();
+let reaperSet = false;
+function reapAtExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (reaperSet) return;
+  reaperSet = true;
+  process.once('exit', () => {
+    for (const c of running) {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  });
+}
+
 /** Runs a server entry (dist/server.cjs or an npm script) as a real process and waits for /health. */
 export async function spawnServer(
   cmd: string,
@@ -17,6 +40,7 @@ export async function spawnServer(
 ): Promise<SpawnedServer> {
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  reapAtExit(child);
   const output: string[] = [];
   let port = 0;
   const onData = (buf: Buffer) => {
