@@ -218,7 +218,7 @@ function buildCore(config: Config, clock: Clock, stores: Stores, listening: Prom
   // Profiles prebuilt from the bundled SatNOGS transmitters (a refresh rebuilds them), operator profiles in DATA_DIR.
   const transmitterProfiles = { file: bundledTransmitterProfiles, date: BUNDLED_TRANSMITTERS_DATE, checked: true };
   const guidance = new GuidanceService({ catalog, orbit, transmitterProfiles, dataDir: config.dataDir });
-  const scheduler = new Scheduler(() => clock.now());
+  const scheduler = new Scheduler(() => clock.now(), listening);
   scheduler.add('pass-table-extend', PASS_TABLE_CRON, () => orbit.table.maintain());
   const datasets = new Datasets({
     config,

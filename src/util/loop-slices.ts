@@ -104,6 +104,22 @@ export function quietSlicer(quietMs: number, pauseMs = 10): LoopSlicer {
   return { sliceMs: 2, yieldTo: () => new Promise<void>(quiet), monotonicMs };
 }
 
+/**
+ * Resolves at the first quiet moment (no request open, none for `quietMs`), or `maxMs` from now at
+ * the latest: for work deferred past the boot that must not wait for ever under a steady load.
+ */
+export function quietWithin(maxMs: number, quietMs = 100): Promise<void> {
+  const deadline = monotonicMs() + maxMs;
+  return new Promise<void>((resolve) => {
+    const check = () => {
+      const now = monotonicMs();
+      if (isQuiet(quietMs) || now >= deadline) return resolve();
+      setTimeout(check, Math.max(10, Math.min(lastRequestMs + quietMs, deadline) - now));
+    };
+    check();
+  });
+}
+
 /** Background work on the server: slices only after 100 ms without a request. */
 export const backgroundSlicer: LoopSlicer = quietSlicer(100);
 
