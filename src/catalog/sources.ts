@@ -1,7 +1,7 @@
 // Where catalog elements and operational statuses come from, and when they are refreshed.
 // CATALOG_SOURCES (environment) wins over the settings file, which wins over these defaults.
 import * as v from 'valibot';
-import cron from 'node-cron';
+import { isCronExpression } from '../util/cron-expression.js';
 import { isUrl } from './fetch-source.js';
 
 export const DEFAULT_CATALOG_SOURCES = [
@@ -40,7 +40,7 @@ export function cronProblem(expr: string): string | null {
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5) return 'must have five fields (minute hour day month weekday)';
   if (!/^\d{1,2}$/.test(fields[0]) || Number(fields[0]) > 59) return 'the minute field must be one number 0-59: at most one run an hour';
-  return cron.validate(expr) ? null : 'not a valid cron expression';
+  return isCronExpression(expr) ? null : 'not a valid cron expression';
 }
 const cronExpr = v.pipe(
   v.string(),

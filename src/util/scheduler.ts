@@ -2,6 +2,7 @@
 // tick is skipped and logged), every run and failure logged, a failure never escapes (the job
 // simply runs again at its next tick), and stop() ends them all (SIGTERM).
 import cron, { type ScheduledTask } from 'node-cron';
+import { isCronExpression } from './cron-expression.js';
 import { logger } from './logger.js';
 import { quietWithin } from './loop-slices.js';
 import { monotonicMs } from './monotonic.js';
@@ -65,7 +66,7 @@ export class Scheduler {
 
   /** Add or replace a job. Invalid expressions throw (validate settings before). */
   add(name: string, expression: string, fn: () => Promise<unknown> | unknown): void {
-    if (!cron.validate(expression)) throw new Error(`job ${name}: invalid cron expression "${expression}"`);
+    if (!isCronExpression(expression)) throw new Error(`job ${name}: invalid cron expression "${expression}"`);
     this.remove(name);
     const job: Job = { info: { name, cron: expression, running: false, last_run_ms: null, last_error: null }, fn, task: null };
     this.jobs.set(name, job);
