@@ -9,7 +9,7 @@ import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { drain, drainSliced, nextTurn } from '../util/loop-slices.js';
 import { logger } from '../util/logger.js';
-import { aliasTable, bundledElements, bundledSatIds, radioTable } from './bundled.js';
+import { aliasTable, BUNDLED_CATALOG_VERSION, bundledElements, bundledSatIds, radioTable } from './bundled.js';
 import { buildCatalogSteps, EMPTY_STATUS } from './catalog-build.js';
 import { elementTexts } from './element-table.js';
 import { jsonTextWithArrayPartsSteps } from '../util/json-bytes.js';
@@ -93,7 +93,7 @@ export class CatalogService implements CatalogProvider {
     const persisted = this.loadPersisted();
     const elements = persisted?.elements ?? bundledElements;
     if (persisted) this.meta = { refreshed_at: persisted.refreshed_at, sources: persisted.sources };
-    this.cat = this.build(elements, persisted ? 'refreshed' : 'bundled');
+    this.cat = persisted ? this.build(elements, 'refreshed') : this.build(elements, 'bundled', BUNDLED_CATALOG_VERSION);
     // A file with records skipped at load differs from the catalog in use: not copied as a snapshot.
     if (persisted && persisted.elements.length === persisted.total) this.persistedVersion = this.cat.version;
     log.info(`catalog ${this.cat.version}: ${this.cat.satellites.length} satellites (${this.cat.origin})`);
@@ -181,11 +181,12 @@ export class CatalogService implements CatalogProvider {
     await this.idStore.flush();
   }
 
-  private build(elements: readonly OmmElements[], origin: string): Catalog {
-    return drain(this.buildSteps(elements, origin));
+  /** `version`: the elements' version when it is known (the bundled data's), else they are hashed. */
+  private build(elements: readonly OmmElements[], origin: string, version?: string): Catalog {
+    return drain(this.buildSteps(elements, origin, version));
   }
 
-  private *buildSteps(elements: readonly OmmElements[], origin: string): Generator<void, Catalog, undefined> {
+  private *buildSteps(elements: readonly OmmElements[], origin: string, version?: string): Generator<void, Catalog, undefined> {
     const known = yield* this.knownIdsSteps();
     const sats: { norad: number; name: string }[] = [];
     for (let i = 0; i < elements.length; i++) {
@@ -210,6 +211,7 @@ export class CatalogService implements CatalogProvider {
       statuses: this.statuses,
       origin,
       loadedAtMs: this.opts.clock.now(),
+      version,
     });
   }
 

@@ -1,9 +1,11 @@
 // Dev tool: builds the shipped catalog data under src/catalog/data from the offline reference data.
 //   node --import tsx src/catalog/tools/make-bundled.ts [DATA_ROOT=../shared/data]
-// Output (commit it): bundled-catalog.json (GP/OMM JSON), sat-ids.json, aliases.json, radio.json.
+// Output (commit it): bundled-catalog.json (GP/OMM JSON), sat-ids.json, aliases.json, radio.json,
+// bundled-version.json (the catalogue's version, catalog-build.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { catalogVersion } from '../catalog-build.js';
 import { dropRepeatedElementSets, mergeByNorad } from '../merge.js';
 import { describeSkipped, parseCatalogText } from '../parse.js';
 import { assignSatIds, designationFromName, type AliasTable } from '../sat-ids.js';
@@ -71,4 +73,6 @@ write('bundled-catalog.json', elements, true);
 write('sat-ids.json', Object.fromEntries([...ids].sort((a, b) => a[0] - b[0]).map(([n, id]) => [String(n), id])), true);
 write('aliases.json', aliases);
 write('radio.json', { ham: radio.ham, facts: radio.facts });
+// Its version, so a station on the bundled data does not hash it at every boot (test/catalog/bundled-version.test.ts).
+write('bundled-version.json', catalogVersion(elements));
 console.log(`${elements.length} satellites; ids: ${[...ids.values()].slice(0, 30).join(' ')} …`);
