@@ -207,7 +207,7 @@ type Core = ReturnType<typeof buildCore>;
 
 /** Where the station is, its network, the operator lock, the sky (catalog, orbit, guidance) and the dataset schedules. */
 function buildCore(config: Config, clock: Clock, stores: Stores, listening: Promise<void>) {
-  const location = new LocationService(stores.location, clock);
+  const location = new LocationService(stores.location, clock, listening);
   const network = new NetworkService(stores.network, clock);
   const access = new AccessService({ store: stores.access, envToken: config.operatorToken, clock });
   const catalog = new CatalogService({ dataDir: config.dataDir, clock });

@@ -63,9 +63,18 @@ export class LocationService implements LocationProvider {
   /** Rounded lat/lon/alt (about 100 m / 10 m), for cache keys. */
   key = '';
 
+  /** Between start() and stop(): a deferred directory watch starts only then. */
+  private running = false;
+
+  /**
+   * `watchAfter`: the directory watch starts once it has resolved (the server listening): setting
+   * it up reads Node's watcher modules and inotify (~1–2 ms of a boot's CPU), and the periodic
+   * check, armed at start(), sees a file changed before it by its modification time.
+   */
   constructor(
     private readonly store: JsonStore<typeof LocationStateSchema>,
     private readonly clock: Clock,
+    private readonly watchAfter: Promise<unknown> = Promise.resolve(),
   ) {
     this.fix = null;
     this.adoptFix(store.get().gps_fix ?? null);
@@ -75,6 +84,18 @@ export class LocationService implements LocationProvider {
 
   start(): void {
     this.lastMtimeMs = this.mtime();
+    this.running = true;
+    void this.watchAfter.then(() => {
+      if (this.running && !this.watcher) this.watchDir();
+    });
+    this.timer = setInterval(() => {
+      if (this.mtime() !== this.lastMtimeMs) this.checkFile();
+      else this.evaluate();
+    }, FILE_CHECK_MS);
+    this.timer.unref();
+  }
+
+  private watchDir(): void {
     try {
       // Watch the directory: the GPS process replaces the file by rename, which a file watch loses.
       const name = basename(this.store.path);
@@ -91,14 +112,12 @@ export class LocationService implements LocationProvider {
     } catch (err) {
       log.warn('cannot watch the data directory; relying on the periodic check', err);
     }
-    this.timer = setInterval(() => {
-      if (this.mtime() !== this.lastMtimeMs) this.checkFile();
-      else this.evaluate();
-    }, FILE_CHECK_MS);
-    this.timer.unref();
+    // A file written between start() and now is read now, not at the next periodic check.
+    if (this.mtime() !== this.lastMtimeMs) this.checkFile();
   }
 
   stop(): void {
+    this.running = false;
     this.watcher?.close();
     this.watcher = null;
     if (this.timer) clearInterval(this.timer);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeFileAtomic } from '../../src/store/atomic-file.js';
 import { DEFAULT_LOCATION } from '../../src/orbit/location-types.js';
-import { GPS_FIX_FRESH_MS } from '../../src/station/location-service.js';
-import type { FixedClock } from '../../src/util/clock.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { GPS_FIX_FRESH_MS, LocationService } from '../../src/station/location-service.js';
+import { createStores } from '../../src/stores.js';
+import { FixedClock } from '../../src/util/clock.js';
+import { startServer, tmpDataDir, type TestServer } from '../helpers/server.js';
 
 const home = { id: 'home', name: 'Home QTH', point: { lat: 48.8566, lon: 2.3522, alt_m: 35 } };
 
@@ -256,5 +257,33 @@ describe('GPS fix from the location state file', () => {
     const r = await s.get('/api/v1/location');
     assert.equal(r.body.state.profiles.length, 3);
     assert.equal(r.body.gps.fix, null);
+  });
+});
+
+describe('the location file watch after the boot', () => {
+  it('starts once its gate opens and reads a fix written before it at once', async () => {
+    const dir = tmpDataDir();
+    const clock = new FixedClock(Date.parse('2026-07-24T12:00:00Z'));
+    const stores = createStores(dir, clock);
+    await stores.location.set({ ...stores.location.get(), source_mode: 'gps' });
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const svc = new LocationService(stores.location, clock, gate);
+    svc.start();
+    try {
+      const state = JSON.parse(readFileSync(join(dir, 'location.json'), 'utf8'));
+      const timestamp = new Date(clock.now() - 30_000).toISOString();
+      await new Promise((r) => setTimeout(r, 20)); // a modification time apart from the one start() saw
+      await writeFileAtomic(join(dir, 'location.json'), JSON.stringify({ ...state, gps_fix: { lat: 52.2053, lon: 0.1218, alt_m: 12, timestamp } }));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(svc.resolved().source, 'manual', 'no watch before the gate (the periodic check is 5 s away)');
+      open();
+      await gate;
+      await new Promise((r) => setTimeout(r, 0));
+      assert.equal(svc.resolved().source, 'gps', 'read when the watch starts');
+    } finally {
+      svc.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
