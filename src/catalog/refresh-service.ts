@@ -14,6 +14,7 @@ import type { SnapshotService, Snapshot } from './snapshots.js';
 import { SourceStateStore } from './source-state.js';
 import { effectiveSources } from './sources.js';
 import type { OmmElements } from './types.js';
+import { LazyAbort } from '../util/lazy-abort.js';
 
 const log = logger('catalog-refresh');
 
@@ -56,7 +57,7 @@ export class CatalogRefresh {
   readonly state: SourceStateStore;
   private running: Promise<RefreshReport> | null = null;
   /** Aborted on stop, so a slow source or a long parse never holds up shutdown. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = new LazyAbort();
 
   constructor(private readonly d: RefreshDeps) {
     this.state = new SourceStateStore(d.catalog.dir, () => d.clock.now());
@@ -89,7 +90,7 @@ export class CatalogRefresh {
 
   private async run(trigger: string): Promise<RefreshReport> {
     const sources = this.sources();
-    if (this.stopping.signal.aborted) return this.report({ error: 'stopping' });
+    if (this.stopping.aborted) return this.report({ error: 'stopping' });
     if (this.d.isOffline()) {
       return this.report({ error: 'offline switch is on: no source contacted, catalog unchanged' });
     }
@@ -100,7 +101,7 @@ export class CatalogRefresh {
     for (const source of sources) {
       outcomes.push(await pollSource(source, this.state, { nowMs: this.d.clock.now(), timeoutMs: settings.fetch_timeout_ms, maxBytes: settings.max_bytes, signal: this.stopping.signal }));
     }
-    if (this.stopping.signal.aborted) return this.report({ error: 'stopped before the refresh completed: catalog unchanged' });
+    if (this.stopping.aborted) return this.report({ error: 'stopped before the refresh completed: catalog unchanged' });
     const reports: SourceReport[] = outcomes.map((o) => ({ source: o.source, status: o.status, count: o.records?.length ?? 0, skipped: o.skipped, message: o.message }));
     const failed = outcomes.filter((o) => o.status === 'failed');
     const fetched = outcomes.some((o) => o.status === 'fetched' || o.status === 'not-modified');

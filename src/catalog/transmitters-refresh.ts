@@ -16,6 +16,7 @@ import { logger } from '../util/logger.js';
 import { fetchSource } from './fetch-source.js';
 import { MAX_TRANSMITTERS_BYTES, type CatalogSources } from './sources.js';
 import { readPersistedDump, reduceDump, shrunkTooMuch, type PersistedDump } from './transmitters-dump.js';
+import { LazyAbort } from '../util/lazy-abort.js';
 
 const log = logger('transmitters');
 
@@ -113,7 +114,7 @@ export class TransmittersRefresh {
   private inUse: InUse;
   private running: Promise<TransmittersSummary> | null = null;
   private booted: Promise<unknown> = Promise.resolve();
-  private readonly stopping = new AbortController();
+  private readonly stopping = new LazyAbort();
 
   constructor(private readonly d: TransmittersRefreshDeps) {
     this.dumpPath = join(d.dir, PERSISTED_DUMP_FILE);
@@ -185,7 +186,7 @@ export class TransmittersRefresh {
     const source = s.transmitters_source;
     const now = this.d.clock.now();
     if (!source) return this.summary({ message: 'transmitters source disabled (transmitters_source is empty)' });
-    if (this.stopping.signal.aborted) return this.summary({ error: 'stopping', message: 'stopping' });
+    if (this.stopping.aborted) return this.summary({ error: 'stopping', message: 'stopping' });
     // State of another source (the setting changed) says nothing about this one.
     const st = this.store.get().source === source ? this.store.get() : { ...emptyState(), source };
     if (st.backoff_until_ms !== null && now < st.backoff_until_ms) {

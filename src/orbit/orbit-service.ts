@@ -15,6 +15,7 @@ import { OFF_THREAD_FROM_SATELLITES, Propagator } from './propagator.js';
 import { SATRECS_FILE } from './satrec-file.js';
 import { SatrecKeeper } from './satrec-keeper.js';
 import type { GroundPathPoint, LiveSample, Observer, OrbitService, PassEvent, PassList, PassQuery, PathPoint } from './types.js';
+import { LazyAbort } from '../util/lazy-abort.js';
 
 // The orbit engine as a service: satrec cache per catalog version, live samples shared per
 // second, sampled paths, and passes from the precomputed table (or computed on demand for a
@@ -58,7 +59,7 @@ export class OrbitEngine implements OrbitService {
   /** The sampler of the current orbit set (its scratch arrays shared by live samples and paths; samplerOf()). */
   private sampler: LiveSampler | null = null;
   /** Ends a whole-catalogue job on a worker thread at stop. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = new LazyAbort();
   /** Whole-catalogue /live sweeps made on a worker thread, and the last reason one fell back to the loop. */
   liveSweepsOffThread = 0;
   lastWorkerFailure: string | null = null;

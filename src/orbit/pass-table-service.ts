@@ -9,6 +9,7 @@ import { PassTable, sameKey, tableKey, type PassTableKey } from './pass-table.js
 import { OFF_THREAD_FROM_SATELLITES, type Propagator } from './propagator.js';
 import type { Observer } from './types.js';
 import { monotonicMs } from '../util/monotonic.js';
+import { LazyAbort } from '../util/lazy-abort.js';
 
 const log = logger('pass-table');
 
@@ -92,7 +93,7 @@ export class PassTableService {
   private table: PassTable | null = null;
   private gen = 0;
   /** Aborted when the generation moves on: ends a worker search at once. */
-  private genAbort = new AbortController();
+  private genAbort = new LazyAbort();
   private worker: Promise<void> | null = null;
   private dirty = false;
   private runningKey: PassTableKey | null = null;
@@ -192,7 +193,7 @@ export class PassTableService {
   private supersede(): void {
     this.gen++;
     this.genAbort.abort();
-    this.genAbort = new AbortController();
+    this.genAbort = new LazyAbort();
   }
 
   private needsWork(): boolean {
