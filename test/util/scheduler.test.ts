@@ -44,6 +44,23 @@ describe('Scheduler start after the boot', () => {
     assert.equal(sch.scheduled, false);
   });
 
+  it('puts one job on node-cron a turn of the loop', async () => {
+    const names = ['turn-a', 'turn-b', 'turn-c'];
+    const sch = new Scheduler(() => 0, Promise.resolve());
+    for (const n of names) sch.add(n, '0 0 1 1 *', () => {});
+    sch.start();
+    const counts: number[] = [];
+    for (let i = 0; i < 200 && counts.at(-1) !== names.length; i++) {
+      await new Promise((r) => setImmediate(r));
+      counts.push(onCron(names).length);
+    }
+    assert.deepEqual(onCron(names), names);
+    assert.equal(sch.scheduled, true);
+    // Seen after each turn: 0 or 1 more each time, never two at once.
+    for (let i = 0; i < counts.length; i++) assert.ok(counts[i] - (counts[i - 1] ?? 0) <= 1, `two jobs in one turn: ${counts.join(' ')}`);
+    await sch.stop();
+  });
+
   it('schedules nothing when stopped before its gate opens', async () => {
     const g = gate();
     const sch = new Scheduler(() => 0, g.promise);
