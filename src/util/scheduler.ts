@@ -97,7 +97,7 @@ export class Scheduler {
    * walks each expression to its next tick (3–8 ms of CPU here, ten times that at a tenth of a
    * core) on the way to the first /health, for jobs whose nearest tick is minutes or days away. A
    * tick that falls in those first seconds is taken at the job's next one, as if the station had
-   * started a few seconds later. One job a quiet turn: all five in one turn were a 50–70 ms block
+   * started a few seconds later. One job a quiet turn: all five in one turn were a 30–130 ms block
    * at a tenth of a core, in front of whatever request came next.
    */
   start(): void {
