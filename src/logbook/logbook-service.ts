@@ -3,7 +3,6 @@
 // reads the station only through the functions it is handed (StationReader): the app composes
 // them from the radio, the APRS identity, the location, the lite focus and the frequency guide,
 // so this area loads none of those modules and they load none of it.
-import { randomBytes } from 'node:crypto';
 import { conflict, badRequest, notFound } from '../util/errors.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
@@ -16,6 +15,7 @@ import { fillQso, qsoMode, qsoRadio, subjectSatellite, type PassWindow, type Qso
 import type { SatelliteIdentity } from './lotw-names.js';
 import { OPERATOR_MODE_NAMES } from './operator-modes.js';
 import type { LogbookSettings, PushState, QsoRecord, QsoRequest } from './schemas.js';
+import { nodeCrypto } from '../util/lazy-builtins.js';
 
 /** What the logbook reads from the rest of the station (composed by the app). */
 export interface StationReader {
@@ -254,4 +254,6 @@ export class LogbookService {
 const hasMode = (q: QsoRecord): boolean => q.mode !== null;
 
 /** Time-ordered and unique across restarts: base-36 ms and 32 random bits. */
-const newId = (now_ms: number): string => `${now_ms.toString(36)}-${randomBytes(4).toString('hex')}`;
+// crypto is read at the first QSO logged, not when the logbook loads (its events topic loads it
+// for every page that subscribes): with it come Node's stream modules, ~2 MiB of RSS together.
+const newId = (now_ms: number): string => `${now_ms.toString(36)}-${nodeCrypto().randomBytes(4).toString('hex')}`;

@@ -83,6 +83,13 @@ describe('the server bundle loads only what is enabled', () => {
     for (const re of LAZY.slice(0, 4)) assert.ok(all.some((p) => re.test(p)), `${re} is in no chunk`);
   });
 
+  it('the logbook reads crypto at its first QSO, not when it loads (its events topic loads it for every page that subscribes)', () => {
+    const chunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('src/logbook/logbook-service.ts'));
+    assert.equal(chunks.length, 1);
+    const builtins = chunks[0][1].imports.filter((i) => i.external).map((i) => i.path);
+    for (const b of ['node:crypto', 'crypto']) assert.ok(!builtins.includes(b), `${b} read when the logbook loads`);
+  });
+
   it('every script of the server is ASCII, so V8 keeps each source as a one-byte string (build.mjs, src/native/ascii-only.mjs)', () => {
     const scripts = Object.keys(meta.outputs).filter((k) => k.endsWith('.cjs'));
     assert.ok(scripts.some((k) => k.includes('aprs-station-')), 'the APRS station (js-aprs-fap has a regex with U+2018) is one of them');
