@@ -63,9 +63,6 @@ export class LocationService implements LocationProvider {
   /** Rounded lat/lon/alt (about 100 m / 10 m), for cache keys. */
   key = '';
 
-  /** Between start() and stop(): a deferred directory watch starts only then. */
-  private running = false;
-
   /**
    * `watchAfter`: the directory watch starts once it has resolved (the server listening): setting
    * it up reads Node's watcher modules and inotify (~1–2 ms of a boot's CPU), and the periodic
@@ -84,9 +81,8 @@ export class LocationService implements LocationProvider {
 
   start(): void {
     this.lastMtimeMs = this.mtime();
-    this.running = true;
     void this.watchAfter.then(() => {
-      if (this.running && !this.watcher) this.watchDir();
+      if (this.timer && !this.watcher) this.watchDir(); // started and not stopped since
     });
     this.timer = setInterval(() => {
       if (this.mtime() !== this.lastMtimeMs) this.checkFile();
@@ -117,7 +113,6 @@ export class LocationService implements LocationProvider {
   }
 
   stop(): void {
-    this.running = false;
     this.watcher?.close();
     this.watcher = null;
     if (this.timer) clearInterval(this.timer);

@@ -97,11 +97,7 @@ const isQuiet = (quietMs: number): boolean => requestsOpen === 0 && monotonicMs(
  * builds it itself.
  */
 export function quietSlicer(quietMs: number, pauseMs = 10): LoopSlicer {
-  const quiet = (resolve: () => void) => {
-    const wait = lastRequestMs + quietMs - monotonicMs();
-    setTimeout(() => (isQuiet(quietMs) ? resolve() : quiet(resolve)), Math.max(pauseMs, wait));
-  };
-  return { sliceMs: 2, yieldTo: () => new Promise<void>(quiet), monotonicMs };
+  return { sliceMs: 2, yieldTo: () => new Promise<void>((resolve) => afterQuiet(quietMs, pauseMs, Infinity, resolve)), monotonicMs };
 }
 
 /**
@@ -110,14 +106,14 @@ export function quietSlicer(quietMs: number, pauseMs = 10): LoopSlicer {
  */
 export function quietWithin(maxMs: number, quietMs = 100): Promise<void> {
   const deadline = monotonicMs() + maxMs;
-  return new Promise<void>((resolve) => {
-    const check = () => {
-      const now = monotonicMs();
-      if (isQuiet(quietMs) || now >= deadline) return resolve();
-      setTimeout(check, Math.max(10, Math.min(lastRequestMs + quietMs, deadline) - now));
-    };
-    check();
-  });
+  return new Promise<void>((resolve) => (isQuiet(quietMs) ? resolve() : afterQuiet(quietMs, 10, deadline, resolve)));
+}
+
+/** Calls `done` after a wait of `pauseMs` at least, once the loop is quiet or at `deadline`. */
+function afterQuiet(quietMs: number, pauseMs: number, deadline: number, done: () => void): void {
+  const wait = () => Math.max(pauseMs, Math.min(lastRequestMs + quietMs, deadline) - monotonicMs());
+  const check = () => (isQuiet(quietMs) || monotonicMs() >= deadline ? done() : setTimeout(check, wait()));
+  setTimeout(check, wait());
 }
 
 /** Background work on the server: slices only after 100 ms without a request. */
