@@ -27,16 +27,25 @@ export const nodeFsPromises = (): typeof import('node:fs/promises') => (fsp ??= 
 let zlibSoon: Promise<unknown> | null = null;
 
 /**
- * zlib once it has been read, else null, and it is read at the next quiet moment (no request for
+ * zlib once it has been read, else null, and it is read at the next quiet moments (no request for
  * 100 ms, none open): the answers until then go out uncompressed instead of waiting for the
- * module (~5 ms of CPU, half a tenth of a second at a tenth of a core, which a turn of its own
- * right after the first request put in front of the second).
+ * module (~7 ms of CPU, which a turn of its own right after the first request put in front of the
+ * second). Node's streams, ~6 of the 7 ms, are read at one quiet moment and zlib at the next: one
+ * turn of 7 ms is ~80 ms of loop block at a tenth of a core, past the serving budget's 100 with
+ * anything else in that turn (docs/decisions/latency.md).
  */
 export function nodeZlibIfReady(): typeof import('node:zlib') | null {
   if (zlib) return zlib;
-  zlibSoon ??= backgroundSlicer.yieldTo().then(nodeZlib);
+  zlibSoon ??= backgroundSlicer
+    .yieldTo()
+    .then(nodeStreams)
+    .then(() => backgroundSlicer.yieldTo())
+    .then(nodeZlib);
   return null;
 }
+
+/** Node's streams (what zlib and serialport stand on), read ahead of them in a turn of their own. */
+export const nodeStreams = (): void => void load('node:stream');
 
 /** Resolves once zlib has been read, after nodeZlibIfReady asked for it (tests). */
 export async function zlibRead(): Promise<void> {
