@@ -30,6 +30,12 @@ export interface CodeCacheStatus {
    * so the next start finds them compiled too; never throws.
    */
   grown(): Array<() => CodeCacheFlush>;
+  /**
+   * One job per chunk of dist/ not loaded so far and with no cache file: each compiles it without
+   * running it and writes its cache, so an area's first load ever (the radio enabled for the first
+   * time) reads its cache instead of parsing it; never throws.
+   */
+  ahead(): Array<() => CodeCacheFlush>;
 }
 
 export const CODE_CACHE_STATUS = Symbol.for('satstation.code-cache');

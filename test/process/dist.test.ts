@@ -130,9 +130,16 @@ describe('the built artifact', () => {
     line(srv.output, new RegExp(`code cache: ${first.compiled} scripts written`));
     await srv.stop('SIGTERM');
     assert.deepEqual(readdirSync(root).sort(), [first.dir.split('/').pop(), 'keep-me.txt'].sort());
+    // At the stop, the chunks no area loaded are written ahead (compiled, not run): every script
+    // of dist/ has its file now.
+    line(srv.output, /code cache: [1-9]\d* scripts written ahead for the areas not loaded yet/);
+    const chunkFiles = readdirSync(join(copy, 'chunks')).filter((f) => f.endsWith('.cjs'));
+    assert.ok(chunkFiles.length > first.compiled, `${chunkFiles.length} chunks`);
     const files = readdirSync(first.dir);
-    assert.equal(files.length, first.compiled);
-    assert.ok(files.every((f) => f.endsWith('.bin')) && !files.some((f) => f.includes('.tmp')));
+    assert.deepEqual(files.sort(), ['main.cjs.bin', ...chunkFiles.map((f) => `chunks+${f}.bin`)].sort());
+    assert.ok(!files.some((f) => f.includes('.tmp')));
+    const rotatorBin = join(first.dir, `chunks+${chunkFiles.find((f) => f.startsWith('rotator-service-'))!}.bin`);
+    const rotatorAhead = statSync(rotatorBin).size;
 
     // From the cache; a lazy area loaded afterwards is compiled and written at the stop. What this
     // run compiled of main.cjs after its start from the cache (a request path not run before: the
@@ -149,7 +156,12 @@ describe('the built artifact', () => {
     const set = await fetch(srv.base + '/api/v1/settings/rotator', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: true }) });
     assert.equal(set.status, 200, await set.text());
     await srv.stop('SIGTERM');
-    assert.ok(readdirSync(first.dir).length > first.compiled, 'the rotator chunks were written');
+    // The rotator's chunks were read from the files written ahead (nothing compiled from source this
+    // run), and what their run compiled is written at the stop.
+    const atStop = /code cache at the stop: (\d+) scripts read from it this run, (\d+) compiled/.exec(line(srv.output, /code cache at the stop/))!;
+    assert.equal(Number(atStop[2]), 0, atStop[0]);
+    assert.ok(Number(atStop[1]) > first.compiled, atStop[0]);
+    assert.ok(statSync(rotatorBin).size > rotatorAhead, `the rotator's cache ${rotatorAhead} → ${statSync(rotatorBin).size} bytes`);
     assert.ok(!readdirSync(first.dir).some((f) => f.includes('.tmp')));
     // The next start takes every file, the grown ones included.
     srv = await boot();
