@@ -1,7 +1,7 @@
 import type CjsModule from 'node:module';
 import { Script } from 'node:vm';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { CODE_CACHE_STATUS, type CodeCacheFlush, type CodeCacheStatus } from './code-cache-status.js';
 
 // The server's entry, dist/server.cjs (issue 36): it requires dist/main.cjs with every script of
@@ -131,20 +131,11 @@ function unloadedChunks(): string[] {
   if (!dir) return [];
   try {
     const chunks = join(distDir, 'chunks');
-    const have = new Set(readdirExisting(dir));
     const seen = new Set(loaded.map((l) => l.file));
     return readdirSync(chunks)
       .filter((n) => n.endsWith('.cjs'))
       .map((n) => join(chunks, n))
-      .filter((f) => !seen.has(cacheFile(f)!) && !have.has(basename(cacheFile(f)!)));
-  } catch {
-    return [];
-  }
-}
-
-function readdirExisting(path: string): string[] {
-  try {
-    return readdirSync(path);
+      .filter((f) => !seen.has(cacheFile(f)!) && !existsSync(cacheFile(f)!));
   } catch {
     return [];
   }
@@ -159,7 +150,7 @@ function readdirExisting(path: string): string[] {
  */
 function writeAhead(filename: string): CodeCacheFlush {
   const file = cacheFile(filename)!;
-  if (loaded.some((l) => l.file === file) || readdirExisting(dir!).includes(basename(file))) return { written: 0, bytes: 0, error: null };
+  if (loaded.some((l) => l.file === file) || existsSync(file)) return { written: 0, bytes: 0, error: null };
   try {
     return write([{ script: compileScript(readFileSync(filename, 'utf8'), filename), file, bytes: 0, tried: false }], false);
   } catch (err) {
