@@ -26,6 +26,10 @@ import { PERIOD_US, piCage, QUOTA_US, type PiCage } from './pi-cage.js';
 const TRACKED = ['iss', 'so-50', 'ao-91', 'ao-27', 'fo-29', 'ao-7', 'ao-73', 'rs-44'];
 const THROTTLING = 6;
 const LOOP_RESOLUTION_MS = 10;
+/** The serving's parts, in order: the loop probe's windows after the boot's. */
+export const SERVING_PARTS = ['the snapshots', 'the /passes', 'the radio pair', "/lite's first frames", "/lite's live minute", 'the stop'];
+/** The loop gaps PI_PROF records beside the profiles (bench/pi-gaps.ts reads them). */
+const GAP_MS = 60;
 
 // Preloaded into the capped server (node --require): the event-loop delay histogram. Each SIGUSR2
 // from the bench closes a window: the first once /health answers (module loading before that is
@@ -46,6 +50,19 @@ if (isMainThread) {
   process.on('exit', () => {
     try { require('node:fs').writeFileSync(process.env.SATSTATION_LOOP_PROBE_DIR + '/' + process.pid + '.json', JSON.stringify({ windows: [...windows, h.max / 1e6] })); } catch {}
   });
+  // With PI_PROF: each gap over ${GAP_MS} ms between ticks of a 10 ms timer, as [start, end] on the
+  // clock of the CPU profile's timestamps (µs) and the window it fell in, for bench/pi-gaps.ts.
+  const gapsDir = process.env.SATSTATION_GAPS_DIR;
+  if (gapsDir) {
+    const gaps = [];
+    let last = process.hrtime.bigint();
+    setInterval(() => {
+      const now = process.hrtime.bigint();
+      if (now - last > ${GAP_MS}000000n) gaps.push([Number(last / 1000n), Number(now / 1000n), windows.length]);
+      last = now;
+    }, 10).unref();
+    process.on('exit', () => { try { require('node:fs').writeFileSync(gapsDir + '/' + process.pid + '.gaps.json', JSON.stringify(gaps)); } catch {} });
+  }
 }
 `;
 
@@ -71,7 +88,9 @@ interface Place {
 
 /**
  * PI_PROF=DIR: each capped server writes a V8 CPU profile there at exit (what ran in a long loop
- * block: a tenth of a core shows what a full one hides). Off in the figures: the sampler costs quota.
+ * block: a tenth of a core shows what a full one hides), and its loop gaps beside it;
+ * `node --import tsx bench/pi-gaps.ts DIR` prints what ran in each gap. Off in the figures: the
+ * sampler and the gap timer cost quota.
  */
 const profileFlags = () => (process.env.PI_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PI_PROF}`, '--cpu-prof-interval=500'] : []);
 
@@ -82,7 +101,7 @@ function startServer(place: Place, cage: PiCage | null, extraEnv: Record<string,
   const { cmd, args } = cage ? cage.wrap(process.execPath, node) : { cmd: process.execPath, args: node };
   return spawnServer(cmd, args, {
     cwd: spawnCwd(),
-    env: { ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: place.dataDir, LOG_LEVEL: 'info', SATSTATION_LOOP_PROBE_DIR: place.probeDir, ...extraEnv },
+    env: { ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: place.dataDir, LOG_LEVEL: 'info', SATSTATION_LOOP_PROBE_DIR: place.probeDir, SATSTATION_GAPS_DIR: (cage && process.env.PI_PROF) || '', ...extraEnv },
     timeoutMs: 120_000,
   });
 }
@@ -288,7 +307,7 @@ async function run(): Promise<Line[]> {
     srv = b.srv;
     const pid = srv.child.pid!;
     // The loop probe's windows: boot, then each part of the serving (the last one ends at the stop).
-    const parts = ['the snapshots', 'the /passes', 'the radio pair', "/lite's first frames", "/lite's live minute", 'the stop'];
+    const parts = SERVING_PARTS;
     const nextPart = () => process.kill(pid, 'SIGUSR2');
     nextPart();
     const snap = await snapshot(srv.base);
