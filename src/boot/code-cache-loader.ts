@@ -126,16 +126,18 @@ const HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
 const TAIL = '\n})';
 const compileScript = (content: string, filename: string, cachedData?: Buffer) => new Script(HEAD + content + TAIL, { filename, lineOffset: -1, cachedData });
 
+/** A cache file no script of this run was loaded through and none has written yet. */
+const unwrittenAhead = (file: string): boolean => !loaded.some((l) => l.file === file) && !existsSync(file);
+
 /** dist/chunks' scripts this run has not loaded and no cache file holds yet (an area never enabled). */
 function unloadedChunks(): string[] {
   if (!dir) return [];
   try {
     const chunks = join(distDir, 'chunks');
-    const seen = new Set(loaded.map((l) => l.file));
     return readdirSync(chunks)
       .filter((n) => n.endsWith('.cjs'))
       .map((n) => join(chunks, n))
-      .filter((f) => !seen.has(cacheFile(f)!) && !existsSync(cacheFile(f)!));
+      .filter((f) => unwrittenAhead(cacheFile(f)!));
   } catch {
     return [];
   }
@@ -150,7 +152,7 @@ function unloadedChunks(): string[] {
  */
 function writeAhead(filename: string): CodeCacheFlush {
   const file = cacheFile(filename)!;
-  if (loaded.some((l) => l.file === file) || existsSync(file)) return { written: 0, bytes: 0, error: null };
+  if (!unwrittenAhead(file)) return { written: 0, bytes: 0, error: null }; // loaded or written meanwhile
   try {
     return write([{ script: compileScript(readFileSync(filename, 'utf8'), filename), file, bytes: 0, tried: false }], false);
   } catch (err) {
