@@ -12,6 +12,7 @@ import { noDebug } from './src/native/no-debug.mjs';
 import { lazyPortList } from './src/native/lazy-port-list.mjs';
 import { valibotLazyStandard } from './src/native/valibot-lazy-standard.mjs';
 import { asciiOnly } from './src/native/ascii-only.mjs';
+import { chunksInTurns, IN_TURNS_BANNER } from './src/native/chunks-in-turns.mjs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -129,12 +130,18 @@ async function buildServer() {
   const maps = new Map(result.outputFiles.filter((f) => f.path.endsWith('.map')).map((f) => [f.path.slice(0, -4), JSON.parse(f.text)]));
   const hash = createHash('sha256');
   const scripts = [];
+  const outputs = result.metafile.outputs;
   for (const f of result.outputFiles.filter((o) => o.path.endsWith('.cjs'))) {
     const inChunks = relative(dist, f.path).startsWith('chunks');
+    // The metafile's paths are relative to the working directory esbuild ran in.
+    const key = relative(process.cwd(), f.path);
+    const lazyChunks = outputs[key].imports.some((i) => i.kind === 'dynamic-import' && i.path.endsWith('.cjs'));
     const banner =
       // A chunk's __dirname is dist/, as the entry's is: the native shims load dist/native from it.
       (inChunks ? 'var __dirname=require("path").dirname(__dirname);' : '') +
-      (f.text.includes('__import_meta_url') ? 'var __import_meta_url=require("url").pathToFileURL(__filename).href;' : '');
+      (f.text.includes('__import_meta_url') ? 'var __import_meta_url=require("url").pathToFileURL(__filename).href;' : '') +
+      // A lazy area's chunks load one per turn (src/native/chunks-in-turns.mjs).
+      (lazyChunks ? IN_TURNS_BANNER : '');
     const cjs = await transform(f.text, {
       format: 'cjs',
       platform: 'node',
@@ -149,7 +156,8 @@ async function buildServer() {
       sourcefile: f.path,
     });
     const name = basename(f.path);
-    const { code, map } = asciiOnly(cjs.code, composeMaps(JSON.parse(cjs.map), maps.get(f.path), name));
+    const turned = chunksInTurns(cjs.code, JSON.parse(cjs.map), key, outputs);
+    const { code, map } = asciiOnly(turned.code, composeMaps(turned.map, maps.get(f.path), name));
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, `${code}//# sourceMappingURL=${name}.map\n`);
     writeFileSync(`${f.path}.map`, JSON.stringify(map));
