@@ -13,7 +13,7 @@ import { buildGuidance, phaseIndex, type PhaseRates } from './recommendation.js'
 import { PHASES, type FrequencyMatrix, type FrequencyProfile, type FrequencyRecommendation, type GuidanceEmbed, type ProfileEntry } from './schemas.js';
 import { errorMessage, notFound } from '../util/errors.js';
 import { join } from 'node:path';
-import { encodePassRates, PASS_RATES_FILE, readPassRates, writePassRates, type PassRateEntry } from './pass-rates-file.js';
+import { encodePassRates, encodePassRatesParts, PASS_RATES_FILE, readPassRates, writePassRates, type PassRateEntry } from './pass-rates-file.js';
 import { operatorEntry, OperatorProfileStore } from './operator-profiles.js';
 import { keepLostProfiles, mergeProfileSources, type KeptProfile, type ProfileSource } from './profile-set.js';
 import { curatedCorrections } from './transmitters/bundled.js';
@@ -376,23 +376,42 @@ export class GuidanceService {
    * Keeps the rates of passes that end after `now_ms` for the next start, when some were computed
    * since the last write. Never throws: a failed write leaves the next start to compute them.
    */
-  async persistPassRates(now_ms: number): Promise<void> {
+  async persistPassRates(now_ms: number, pause?: () => Promise<void>): Promise<void> {
     // One write at a time, none once stopping.
     while (this.ratesWrite) await this.ratesWrite;
     if (this.stopped) return;
-    await (this.ratesWrite = this.keepRates(now_ms).finally(() => (this.ratesWrite = null)));
+    await (this.ratesWrite = this.keepRates(now_ms, pause).finally(() => (this.ratesWrite = null)));
   }
 
-  private async keepRates(now_ms: number): Promise<void> {
+  /**
+   * With `pause` (a running station's background), the read of the last run's file, and each
+   * part of the text, wait for it: in one turn they were ~100 ms of loop block at a tenth of a
+   * core. Without (the stop), all at once.
+   */
+  private async keepRates(now_ms: number, pause?: () => Promise<void>): Promise<void> {
     if (!this.ratesDirty || !this.deps.dataDir) return;
     // What the last run kept and this one has not needed yet stays in the file.
+    if (pause && !this.ratesLoaded) {
+      this.loadPassRates();
+      await pause();
+      // A stop meanwhile writes them itself.
+      if (this.stopped) return;
+    }
     this.loadPassRates();
     this.ratesDirty = false;
     const entries: PassRateEntry[] = [];
     const ends = (key: string) => Number(key.slice(key.lastIndexOf('|') + 1)) > now_ms;
     for (const [key, r] of this.passRates.entries()) if (ends(key)) entries.push([key, r]);
+    const version = this.deps.catalog.current().version;
     try {
-      await writePassRates(join(this.deps.dataDir, PASS_RATES_FILE), encodePassRates(this.deps.catalog.current().version, entries));
+      let text = '';
+      if (pause) {
+        for (const part of encodePassRatesParts(version, entries)) {
+          text += part;
+          await pause();
+        }
+      } else text = encodePassRates(version, entries);
+      await writePassRates(join(this.deps.dataDir, PASS_RATES_FILE), text);
     } catch (err) {
       this.ratesDirty = true;
       log.warn(`pass rates not kept: ${errorMessage(err)}`);

@@ -159,7 +159,7 @@ export class PassItemsService {
     // In the background's short slices: a request meanwhile builds what is not warm yet itself.
     const basis = guidance.basis();
     await drainSliced(this.whileRunning(this.bytes.warm(basis, passes, now, this.itemOf(now)), 0), backgroundSlicer);
-    await guidance.persistPassRates(now);
+    await guidance.persistPassRates(now, backgroundSlicer.yieldTo);
     // Written when something was built since the file last matched (here or by requests).
     if (!this.stopped && (this.bytes.stats.itemsBuilt !== this.writtenBuilt || !this.fileMatched)) await this.writeKept(now, true);
   }

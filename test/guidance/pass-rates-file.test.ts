@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decodePassRates, encodePassRates, PASS_RATES_FILE, readPassRates } from '../../src/guidance/pass-rates-file.js';
+import { decodePassRates, encodePassRates, encodePassRatesParts, PASS_RATES_FILE, readPassRates, type PassRateEntry } from '../../src/guidance/pass-rates-file.js';
 import { plainPass } from '../../src/orbit/pass-table.js';
 import { startServer, tmpDataDir } from '../helpers/server.js';
 
@@ -24,6 +24,15 @@ describe('the pass rates file', () => {
     const dir = tmpDataDir('satstation-pass-rates-');
     assert.deepEqual(readPassRates(join(dir, PASS_RATES_FILE), 'c1'), { entries: null, note: 'no file yet' });
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('in parts, the same text as at once', () => {
+    const entries: PassRateEntry[] = Array.from({ length: 457 }, (_, i) => [`sat-${i}|${i * 1000}|${i * 1000 + 600}`, i % 7 === 0 ? null : [i / 3, -i, 0.1 * i, 1e-9 * i, i]]);
+    for (const n of [0, 1, 200, 457]) {
+      const parts = [...encodePassRatesParts('c1', entries.slice(0, n))];
+      assert.equal(parts.join(''), encodePassRates('c1', entries.slice(0, n)), `${n} entries`);
+      assert.equal(parts.length, 2 + Math.ceil(n / 200));
+    }
   });
 });
 
@@ -67,6 +76,33 @@ describe('guidance keeps its pass rates across a restart', () => {
     // The same file for another catalog: computed again.
     writeFileSync(file, encodePassRates('another-catalog', [[first.key, [1, 2, 3.5, 4, 5]]]));
     assert.equal((await midRate()).rate, first.rate);
+  });
+
+  it('a running station writes them in turns: the last run\'s file read in one, each part of the text in another', async () => {
+    const first = await midRate(); // a file from a last run
+    const s = await startServer({ dataDir, now: NOW });
+    try {
+      await s.app.services.orbit.table.ready();
+      const g = s.app.services.guidance;
+      // A rate of this run, on a pass the last run did not see.
+      const next = s.app.services.orbit.currentOrNextPass('ao-91', s.clock.now())!;
+      const pass = { ...plainPass(next), aos_ms: next.aos_ms + 7 };
+      assert.equal(g.recommend('ao-91', (pass.aos_ms + pass.los_ms) / 2, { pass })!.track.range_rate_source, 'path');
+      let pauses = 0;
+      await g.persistPassRates(s.clock.now(), async () => {
+        pauses++;
+        await new Promise((r) => setImmediate(r));
+      });
+      const kept = decodePassRates(readFileSync(join(dataDir, PASS_RATES_FILE), 'utf8'), first.version);
+      assert.equal(kept.kind, 'entries');
+      const keys = new Set(kept.kind === 'entries' ? kept.entries.map(([k]) => k) : []);
+      assert.ok(keys.has(first.key), 'what the last run kept stays');
+      assert.ok(keys.has(`ao-91|${pass.aos_ms}|${pass.los_ms}`), 'what this run computed is added');
+      // The read, the head, each part of 200 entries and the tail.
+      assert.equal(pauses, 1 + 2 + Math.ceil(keys.size / 200), `${pauses} pauses for ${keys.size} entries`);
+    } finally {
+      await s.stop();
+    }
   });
 
   it('nothing is written once stopped: the data directory may be gone by then', async () => {
