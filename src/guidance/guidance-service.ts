@@ -388,8 +388,10 @@ export class GuidanceService {
    * part of the text, wait for it: in one turn they were ~100 ms of loop block at a tenth of a
    * core. Without (the stop), all at once.
    */
-  private async keepRates(now_ms: number, pause?: () => Promise<void>): Promise<void> {
+  private async keepRates(now_ms: number, background?: () => Promise<void>): Promise<void> {
     if (!this.ratesDirty || !this.deps.dataDir) return;
+    // A stop meanwhile waits for this write: it goes on without pauses.
+    const pause = background && (() => (this.stopped ? Promise.resolve() : background()));
     // What the last run kept and this one has not needed yet stays in the file.
     if (pause && !this.ratesLoaded) {
       this.loadPassRates();
