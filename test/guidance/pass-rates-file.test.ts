@@ -105,6 +105,31 @@ describe('guidance keeps its pass rates across a restart', () => {
     }
   });
 
+  it('a stop during that background write lets it finish at once, with this run\'s rates', async () => {
+    await midRate(); // a file from a last run
+    const s = await startServer({ dataDir, now: NOW });
+    await s.app.services.orbit.table.ready();
+    const g = s.app.services.guidance;
+    const next = s.app.services.orbit.currentOrNextPass('ao-91', s.clock.now())!;
+    const pass = { ...plainPass(next), aos_ms: next.aos_ms + 11 };
+    g.recommend('ao-91', (pass.aos_ms + pass.los_ms) / 2, { pass });
+    g.loadPassRates(); // read already: the first pause is the text's
+    let pauses = 0;
+    let stopping: Promise<void> | null = null;
+    const writing = g.persistPassRates(s.clock.now(), async () => {
+      pauses++;
+      // The station stops while the write waits between two parts of its text.
+      stopping ??= s.stop();
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    await writing;
+    await stopping;
+    assert.equal(pauses, 1, 'no pause after the stop began');
+    const version = s.app.services.catalog.current().version;
+    const kept = decodePassRates(readFileSync(join(dataDir, PASS_RATES_FILE), 'utf8'), version);
+    assert.ok(kept.kind === 'entries' && kept.entries.some(([k]) => k === `ao-91|${pass.aos_ms}|${pass.los_ms}`), 'the rate computed before the stop is kept');
+  });
+
   it('nothing is written once stopped: the data directory may be gone by then', async () => {
     const s = await startServer({ dataDir, now: NOW });
     const g = s.app.services.guidance;
