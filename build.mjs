@@ -135,7 +135,7 @@ async function buildServer() {
     const inChunks = relative(dist, f.path).startsWith('chunks');
     // The metafile's paths are relative to the working directory esbuild ran in.
     const key = relative(process.cwd(), f.path);
-    const lazyChunks = outputs[key].imports.some((i) => i.kind === 'dynamic-import' && i.path.endsWith('.cjs'));
+    const lazyChunks = !!outputs[key]?.imports.some((i) => i.kind === 'dynamic-import' && i.path.endsWith('.cjs'));
     const banner =
       // A chunk's __dirname is dist/, as the entry's is: the native shims load dist/native from it.
       (inChunks ? 'var __dirname=require("path").dirname(__dirname);' : '') +

@@ -8,6 +8,7 @@
 // dependencies first, each in a turn of its own after the asking one; the area's own chunk is then
 // required by the site's own code, in a turn of its own too. A chunk already loaded costs no turn.
 // A chunk that fails to load rejects the import, as the `require` would have.
+import { posix } from 'node:path';
 import { decodeMappings, encodeMappings } from './compose-maps.mjs';
 
 /**
@@ -33,12 +34,14 @@ const SITE = /Promise\.resolve\(\)(?=\.then\(\(\)=>[\w$]+\(require\("(\.\.?\/[^"
  * @param {Record<string, { imports: Array<{ path: string, kind: string }> }>} outputs
  */
 export function chunksInTurns(code, map, file, outputs) {
+  if (!outputs[file]) throw new Error(`chunks-in-turns: ${file} is not an output of the build's metafile`);
   const wanted = outputs[file].imports.filter((i) => i.kind === 'dynamic-import' && i.path.endsWith('.cjs'));
   if (wanted.length === 0) return { code, map, sites: 0 };
   const loaded = new Set(staticClosure(outputs, file));
-  const dir = file.slice(0, file.lastIndexOf('/') + 1);
+  // The metafile's paths are POSIX and relative to esbuild's working directory, as are `file`'s.
+  const dir = posix.dirname(file);
   const rel = (path) => {
-    const r = relativeTo(dir, path);
+    const r = posix.relative(dir, path);
     return r.startsWith('.') ? r : `./${r}`;
   };
   const segments = decodeMappings(map.mappings);
@@ -50,7 +53,7 @@ export function chunksInTurns(code, map, file, outputs) {
   /** Columns added so far on each line. */
   const moved = new Map();
   for (const m of code.matchAll(SITE)) {
-    const target = resolveFrom(dir, m[1]);
+    const target = posix.join(dir, m[1]);
     if (!outputs[target]) throw new Error(`chunks-in-turns: ${file} imports ${m[1]}, not an output of the build`);
     const list = staticClosure(outputs, target).filter((c) => !loaded.has(c));
     const call = `__satInTurns(${JSON.stringify(list.map(rel))})`;
@@ -82,24 +85,4 @@ function staticClosure(outputs, file, seen = new Set(), path = new Set()) {
   const deps = outputs[file].imports.filter((i) => i.kind === 'import-statement' && outputs[i.path]).flatMap((i) => staticClosure(outputs, i.path, seen, path));
   path.delete(file);
   return [...deps, file];
-}
-
-/** A metafile path ("dist/chunks/x.cjs") from a script's directory and a relative specifier. */
-function resolveFrom(dir, spec) {
-  const parts = (dir + spec).split('/');
-  const out = [];
-  for (const p of parts) {
-    if (p === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
-    else if (p !== '.') out.push(p);
-  }
-  return out.join('/');
-}
-
-/** `path` relative to `dir` (both metafile paths; `dir` ends with "/"). */
-function relativeTo(dir, path) {
-  const a = dir.split('/').filter(Boolean);
-  const b = path.split('/');
-  let k = 0;
-  while (k < a.length && k < b.length - 1 && a[k] === b[k]) k++;
-  return [...a.slice(k).map(() => '..'), ...b.slice(k)].join('/');
 }

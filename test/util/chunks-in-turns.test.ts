@@ -115,6 +115,8 @@ test('at run time each chunk not yet loaded is required in a turn of its own, af
     assert.deepEqual(names(), ['other']);
     ticking = false;
   } finally {
+    delete (globalThis as Record<string, unknown>).__turnsSeen;
+    delete (globalThis as Record<string, unknown>).__turnNow;
     rmSync(dir, { recursive: true, force: true });
   }
 });
