@@ -1,11 +1,11 @@
-import { jsonArray } from '../util/json-bytes.js';
+import { jsonArrayOfEach } from '../util/json-bytes.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { runWorkerJob, type JobOutcome, type WorkerScript } from '../util/worker-job.js';
 import { ObserverFrame, TimeFrame } from './frames.js';
 import { LiveSampler } from './live-sampler.js';
 import { decodeOrbits, encodeOrbitsSteps, plainObserver, type OrbitJobInput } from './orbits-transfer.js';
 import type { Propagator } from './propagator.js';
-import type { LiveSample, Observer } from './types.js';
+import type { Observer } from './types.js';
 
 // /live over a whole catalogue beyond the satrec cap (the 16k active one) as a worker job
 // (src/util/worker-job.ts): 16k samples and their 3 MiB of JSON are made on a worker thread, and
@@ -14,7 +14,7 @@ import type { LiveSample, Observer } from './types.js';
 // collector's pauses over them blocked the loop for 20–40 ms at full speed.
 
 const JOB = 'live-all';
-/** A satrec at a time (released after its sample), the samples and their JSON: ~15 MiB for 16k. */
+/** The propagator's satrecs (up to its cap) and the items' JSON, a sample at a time: ~15 MiB of heap for 16k. */
 const LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
 
 export interface LiveAllInput extends OrbitJobInput {
@@ -49,13 +49,8 @@ export function liveAllJob(j: LiveAllInput): { value: LiveAllAnswer; transfer: A
   const frame = new ObserverFrame(j.obs);
   const tf = new TimeFrame();
   tf.set(j.second_ms, true);
-  const items: LiveSample[] = [];
-  for (let i = 0; i < prop.size; i++) {
-    const s = sampler.sample(i, frame, tf);
-    if (s) items.push(s);
-  }
-  const json = jsonArray(items);
-  // A buffer of its own to hand over (a small one may sit in Node's shared pool).
-  const own = json.byteOffset === 0 && json.buffer.byteLength === json.length ? (json.buffer as ArrayBuffer) : new Uint8Array(json).buffer;
-  return { value: { buffer: own, length: json.length, count: items.length }, transfer: [own] };
+  // Each sample is written as it is made: 16k of them never exist at once.
+  const { json, count } = jsonArrayOfEach(prop.size, (i) => sampler.sample(i, frame, tf));
+  const own = json.buffer as ArrayBuffer;
+  return { value: { buffer: own, length: json.length, count }, transfer: [own] };
 }
