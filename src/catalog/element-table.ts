@@ -166,6 +166,15 @@ export function plainElements(el: OmmElements): OmmElements {
   return out as unknown as OmmElements;
 }
 
+/** Whether two records hold the same elements, field by field (an absent optional on both alike). */
+export function sameElements(a: OmmElements, b: OmmElements): boolean {
+  if (a === b) return true;
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  for (const k of ELEMENT_KEYS) if (!Object.is(ra[k], rb[k])) return false;
+  return true;
+}
+
 /** One record of a table. Getters, not fields: the view holds two references, the table the values. */
 class ElementRow implements OmmElements {
   constructor(

@@ -115,6 +115,7 @@ export class CatalogRefresh {
       const before = this.d.catalog.current().version;
       const cat = elements.length ? await this.d.catalog.replace(elements, sources) : this.d.catalog.current();
       const replaced = cat.version !== before;
+      await drainSliced(this.state.shareHeldSteps(cat));
       const snapshot = replaced ? (await this.d.snapshots.record(`refresh (${trigger})`)).snapshot : null;
       return {
         ok: failed.length === 0,

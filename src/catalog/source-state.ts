@@ -6,13 +6,13 @@ import * as v from 'valibot';
 import { removeStaleTempsIn, writeFileAtomic } from '../store/atomic-file.js';
 import { JsonStore } from '../store/json-store.js';
 import { jsonArrayPartsSteps } from '../util/json-bytes.js';
-import { elementTexts } from './element-table.js';
+import { elementTexts, packElementsSteps, sameElements } from './element-table.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { nodeCrypto } from '../util/lazy-builtins.js';
 import { fetchSource } from './fetch-source.js';
 import { parseCatalogSliced } from './parse.js';
 import { MAX_SOURCE_BYTES } from './sources.js';
-import type { OmmElements } from './types.js';
+import type { Catalog, OmmElements } from './types.js';
 
 const ms = v.nullable(v.number());
 export const SourceStateSchema = v.object({
@@ -44,6 +44,9 @@ export const emptySourceState = (): SourceState => ({
   last_count: 0,
 });
 
+/** Held records compared with the catalog's between two yields. */
+const SHARE_STEP = 1024;
+
 /** A local file: only a stuck disk takes this long. */
 const HELD_READ_TIMEOUT_MS = 30_000;
 
@@ -72,8 +75,8 @@ export class SourceStateStore {
   }
 
   /**
-   * Records of the last good fetch: kept in memory once read or fetched (the catalog holds the
-   * same objects, so this costs little), else read from disk like a source (regular file,
+   * Records of the last good fetch: kept in memory once read or fetched (after a refresh they
+   * are the catalog's own records where it holds the same: shareHeldSteps), else read from disk like a source (regular file,
    * size cap) and validated again in slices, since the file may be damaged.
    */
   async held(source: string): Promise<OmmElements[] | null> {
@@ -93,6 +96,34 @@ export class SourceStateStore {
   async hold(source: string, records: OmmElements[]): Promise<void> {
     this.heldCache.set(source, records);
     await writeFileAtomic(this.heldPath(source), await drainSliced(jsonArrayPartsSteps(elementTexts(records))));
+  }
+
+  /**
+   * The held records the catalog holds too (the same elements), replaced by the catalog's own. A
+   * catalog packs its elements into a table of its own (catalog-build.ts), so a source's records
+   * were in memory twice: for the 16k active catalogue ~2.8 MiB, at the refresh's memory peak. The
+   * rest (records another source's newer epoch replaced, repeats the merge dropped) are packed
+   * into a small table of their own, so no list keeps the whole table of its parse alive.
+   */
+  *shareHeldSteps(catalog: Catalog): Generator<void, void, undefined> {
+    let n = 0;
+    for (const [source, records] of [...this.heldCache]) {
+      if (!records) continue;
+      const shared: OmmElements[] = new Array(records.length);
+      const rest: number[] = [];
+      for (let i = 0; i < records.length; i++) {
+        const own = catalog.byNorad.get(records[i].NORAD_CAT_ID)?.elements;
+        if (own && sameElements(own, records[i])) shared[i] = own;
+        else rest.push(i);
+        if (++n % SHARE_STEP === 0) yield;
+      }
+      if (rest.length) {
+        const table = yield* packElementsSteps(rest.map((i) => records[i]));
+        for (let k = 0; k < rest.length; k++) shared[rest[k]] = table.row(k);
+      }
+      // A list held anew meanwhile is this refresh's no longer.
+      if (this.heldCache.get(source) === records) this.heldCache.set(source, shared);
+    }
   }
 
   flush(): Promise<void> {
