@@ -84,7 +84,12 @@ export class PassTable {
   readonly los: Float64Array;
   readonly maxEl: Float64Array;
   readonly maxDurationMs: number;
-  private events: (PassEvent | undefined)[];
+  /**
+   * The events built so far, by row: a Map, not an array of the table's length. A reader asks for
+   * a few passes, /passes for up to its limit; a 16k table's ~220k rows made a 1.7 MiB array of
+   * holes that every major GC walked.
+   */
+  private readonly events = new Map<number, PassEvent>();
 
   /** rows: flat [sat, aos, tca, los, maxEl]* in any order (sorted here), or columns already built. */
   constructor(
@@ -102,7 +107,6 @@ export class PassTable {
     this.los = c.los;
     this.maxEl = c.maxEl;
     this.maxDurationMs = c.maxDurationMs;
-    this.events = new Array(c.aos.length);
   }
 
   /** The same, built in event-loop-friendly steps (large catalogues). */
@@ -144,10 +148,10 @@ export class PassTable {
   }
 
   event(k: number): PassEvent {
-    let e = this.events[k];
+    let e = this.events.get(k);
     if (!e) {
       e = new TablePass(this, k);
-      this.events[k] = e;
+      this.events.set(k, e);
     }
     return e;
   }
