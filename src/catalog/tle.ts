@@ -79,21 +79,26 @@ function objectId(intl: string): string | undefined {
   return `${yy < 57 ? 2000 + yy : 1900 + yy}-${m[2]}${m[3]}`;
 }
 
+// Module-level, not closures made per record: under tsx (tests, benches) every closure made also
+// pays esbuild's __name, and a 16k catalogue makes them by the tens of thousands.
+const failure = (norad_id: number | null, name: string, reason: string): RecordFailure => ({ norad_id, name, reason });
+
+/** A TLE number field; blank is NaN (".00009133" and "-.0000004" are valid Number() text). */
+const num = (s: string) => (s.trim() === '' ? NaN : Number(s.trim()));
+
 const NUMERIC_FIELDS = ['MEAN_MOTION', 'ECCENTRICITY', 'INCLINATION', 'RA_OF_ASC_NODE', 'ARG_OF_PERICENTER', 'MEAN_ANOMALY', 'BSTAR', 'MEAN_MOTION_DOT', 'MEAN_MOTION_DDOT'] as const;
 
 /** One set → elements, or the reason it cannot be used. Number ranges are checked later (validate.ts). */
 export function tleToElements(set: TleSet): OmmElements | RecordFailure {
   const { name, line1: l1, line2: l2 } = set;
   const norad = parseCatalogNumber(l1.slice(2, 7));
-  const fail = (reason: string): RecordFailure => ({ norad_id: norad, name, reason });
-  if (l1.length !== 69 || l2.length !== 69) return fail(`TLE line length ${l1.length}/${l2.length}, expected 69`);
-  if (!tleChecksumOk(l1)) return fail('line 1 checksum mismatch');
-  if (!tleChecksumOk(l2)) return fail('line 2 checksum mismatch');
-  if (norad === null) return fail(`bad catalogue number "${l1.slice(2, 7)}"`);
-  if (parseCatalogNumber(l2.slice(2, 7)) !== norad) return fail('lines 1 and 2 carry different catalogue numbers');
+  if (l1.length !== 69 || l2.length !== 69) return failure(norad, name, `TLE line length ${l1.length}/${l2.length}, expected 69`);
+  if (!tleChecksumOk(l1)) return failure(norad, name, 'line 1 checksum mismatch');
+  if (!tleChecksumOk(l2)) return failure(norad, name, 'line 2 checksum mismatch');
+  if (norad === null) return failure(norad, name, `bad catalogue number "${l1.slice(2, 7)}"`);
+  if (parseCatalogNumber(l2.slice(2, 7)) !== norad) return failure(norad, name, 'lines 1 and 2 carry different catalogue numbers');
   const epoch = tleEpochToIso(Number(l1.slice(18, 20)), l1.slice(20, 32));
-  if (!epoch || !/^\d{2}$/.test(l1.slice(18, 20))) return fail('bad epoch');
-  const num = (s: string) => (s.trim() === '' ? NaN : Number(s.trim()));
+  if (!epoch || !/^\d{2}$/.test(l1.slice(18, 20))) return failure(norad, name, 'bad epoch');
   const el: OmmElements = {
     OBJECT_NAME: name || String(norad),
     OBJECT_ID: objectId(l1.slice(9, 17)),
@@ -115,7 +120,7 @@ export function tleToElements(set: TleSet): OmmElements | RecordFailure {
   };
   if (el.OBJECT_ID === undefined) delete el.OBJECT_ID;
   for (const k of NUMERIC_FIELDS) {
-    if (!Number.isFinite(el[k])) return fail(`unreadable ${k}`);
+    if (!Number.isFinite(el[k])) return failure(norad, name, `unreadable ${k}`);
   }
   return el;
 }
