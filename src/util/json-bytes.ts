@@ -60,11 +60,14 @@ export function jsonArrayOfEach(n: number, item: (i: number) => unknown): { json
   let buf = Buffer.allocUnsafeSlow(2);
   let pos = buf.write('[');
   let count = 0;
-  const put = (text: string) => {
+  /** Writes `text`, made from the items of the first `visited` indexes. */
+  const put = (text: string, visited: number) => {
     const need = pos + Buffer.byteLength(text) + 1; // and the closing bracket
     if (need > buf.length) {
-      const seen = count || 1;
-      const grown = Buffer.allocUnsafeSlow(Math.max(need, Math.ceil((pos / seen) * Math.max(n, seen) * ESTIMATE_MARGIN), Math.ceil(buf.length * 1.5)));
+      // Room for all n at the bytes per index so far (skipped ones included), with headroom: one
+      // allocation at the first slice unless later items are longer.
+      const estimate = Math.ceil(((need - 1) / Math.max(visited, 1)) * n * ESTIMATE_MARGIN);
+      const grown = Buffer.allocUnsafeSlow(Math.max(need, estimate, Math.ceil(buf.length * 1.5)));
       buf.copy(grown, 0, 0, pos);
       buf = grown;
     }
@@ -78,17 +81,14 @@ export function jsonArrayOfEach(n: number, item: (i: number) => unknown): { json
     slice += (count === 0 ? '' : ',') + JSON.stringify(x);
     count++;
     if (++inSlice === SLICE) {
-      put(slice);
+      put(slice, i + 1);
       slice = '';
       inSlice = 0;
     }
   }
-  put(slice + ']');
+  put(slice + ']', n);
   return { json: buf.subarray(0, pos), count };
 }
-
-/** UTF-8 JSON of an array: the same bytes as JSON.stringify(items). */
-export const jsonArray = (items: readonly unknown[]): Buffer => drain(jsonArraySteps(items));
 
 export function* jsonWithArraySteps(doc: object, key: string, items: readonly unknown[]): Generator<void, Buffer, undefined> {
   return yield* jsonTextWithArraySteps(JSON.stringify(doc), key, items);
