@@ -76,8 +76,9 @@ export class SourceStateStore {
 
   /**
    * Records of the last good fetch: kept in memory once read or fetched (after a refresh they
-   * are the catalog's own records where it holds the same: shareHeldSteps), else read from disk like a source (regular file,
-   * size cap) and validated again in slices, since the file may be damaged.
+   * are the catalog's own records where it holds the same: shareHeldSteps), else read from disk
+   * like a source (regular file, size cap) and validated again in slices, since the file may be
+   * damaged.
    */
   async held(source: string): Promise<OmmElements[] | null> {
     if (this.heldCache.has(source)) return this.heldCache.get(source)!;

@@ -45,12 +45,12 @@ export function* jsonArrayPartsSteps(items: Items): Generator<void, Buffer[], un
   return parts;
 }
 
-/** Headroom over the first slice's bytes per item when sizing the whole array's buffer. */
+/** Headroom over the bytes per index seen so far when sizing the whole array's buffer. */
 const ESTIMATE_MARGIN = 1.1;
 
 /**
  * UTF-8 JSON of the array of `item(0)` … `item(n - 1)` that are not null, each made only when its
- * turn comes and written at once into one buffer (sized from the first slice's bytes per item):
+ * turn comes and written at once into one buffer (sized from the first slice's bytes per index):
  * the same bytes as JSON.stringify of those items, without an array holding them all or a buffer
  * per slice. A worker's 16k /live samples held that way were ~4 MiB of objects and 3 MiB of parts
  * at its memory peak. `json` is a view at the start of a buffer of its own (never Node's shared
