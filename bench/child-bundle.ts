@@ -44,6 +44,25 @@ export function deployedRuntime(): DeployedRuntime {
   return parseUnit(unitText());
 }
 
+/**
+ * Inherited variables that tune Node, libuv, glibc's allocator or OpenSSL. systemd starts the unit
+ * in an environment of its own, never a shell's, so a service has only the unit's (rt.env) of these.
+ * A machine's own would measure another runtime: NODE_EXTRA_CA_CERTS, set on this dev machine to the
+ * system's CA bundle, made Node parse ~140 certificates at every start (59 % of a boot's
+ * instructions under valgrind, 1.6 MiB of RSS, ~0.7 s of a boot at a tenth of a core).
+ */
+const RUNTIME_VAR = /^(NODE_|UV_|MALLOC_|OPENSSL_)|^(GLIBC_TUNABLES|LD_PRELOAD)$/;
+
+/**
+ * The environment for a process run as the unit runs the server: this process's own (PATH, the
+ * bench's variables) without the runtime's tuning variables, then the unit's, then `extra`.
+ */
+export function unitEnv(rt: DeployedRuntime, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !RUNTIME_VAR.test(k)) env[k] = v;
+  return { ...env, ...rt.env, ...extra };
+}
+
 /** "node --a --b, MALLOC_ARENA_MAX=2": how the child ran, for the budget notes. */
 export function describeRuntime(rt: DeployedRuntime = deployedRuntime()): string {
   const env = Object.entries(rt.env).map(([k, v]) => `${k}=${v}`);
@@ -144,7 +163,7 @@ export async function runChild<T>(suite: string, child: string, args: string[] =
   const r = spawnSync(process.execPath, [...rt.flags, ...childFlags(), script, '--child', suite, child, ...args], {
     cwd: spawnCwd(),
     encoding: 'utf8',
-    env: { ...process.env, ...rt.env, ...env },
+    env: unitEnv(rt, env),
     maxBuffer: 64 * 1024 * 1024,
   });
   // BENCH_CHILD_STDOUT keeps the child's whole stdout (with BENCH_CHILD_FLAGS=--trace-gc: its GC log).
@@ -167,7 +186,7 @@ export async function runChildAsync<T>(suite: string, child: string, args: strin
   const rt = deployedRuntime();
   const line = { cmd: process.execPath, args: [...rt.flags, ...childFlags(), script, '--child', suite, child, ...args] };
   const { cmd, args: argv } = wrap ? wrap(line.cmd, line.args) : line;
-  const c = spawn(cmd, argv, { cwd: spawnCwd(), env: { ...process.env, ...rt.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn(cmd, argv, { cwd: spawnCwd(), env: unitEnv(rt, env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   c.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-1 << 20)));

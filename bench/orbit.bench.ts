@@ -21,7 +21,7 @@ import { DEFAULT_LOCATION, type LocationProvider } from '../src/orbit/location-t
 import { FixedClock } from '../src/util/clock.js';
 import { setLogLevel } from '../src/util/logger.js';
 import { refPasses } from '../test/orbit/brute-force-reference.js';
-import { deployedRuntime, describeRuntime, runChild } from './child-bundle.js';
+import { deployedRuntime, describeRuntime, runChild, unitEnv } from './child-bundle.js';
 import { fullOnly, medianMs, profile, section, type Line, type Suite } from './harness.js';
 import { activeTlePath } from './data.js';
 import { needProc, serverBundle, spawnCwd } from './env.js';
@@ -140,7 +140,7 @@ async function bootServer(server: string, dataDir: string, port: number, probeDi
   if (probeDir) writeFileSync(join(probeDir, 'heap-probe.cjs'), HEAP_PROBE);
   const child = spawn(process.execPath, [...rt.flags, ...probe, server], {
     cwd: spawnCwd(),
-    env: { ...process.env, ...rt.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SATSTATION_HEAP_PROBE_DIR: probeDir ?? '' },
+    env: unitEnv(rt, { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SATSTATION_HEAP_PROBE_DIR: probeDir ?? '' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

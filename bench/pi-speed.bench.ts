@@ -18,7 +18,7 @@ import { spawnServer, type SpawnedServer } from '../test/helpers/spawn-server.js
 import { openPtyPair } from '../test/sims/pty-pair.js';
 import { CivRigSim } from '../test/sims/civ-rig.js';
 import { CdpBrowser } from './cdp-pipe.js';
-import { deployedRuntime, describeRuntime, runChildAsync } from './child-bundle.js';
+import { deployedRuntime, describeRuntime, runChildAsync, unitEnv } from './child-bundle.js';
 import { needCommand, needDir, needProc, serverBundle, spawnCwd, unitText } from './env.js';
 import { profile, section, type BudgetLine, type Line, type Suite } from './harness.js';
 import { PERIOD_US, piCage, QUOTA_US, type PiCage } from './pi-cage.js';
@@ -101,7 +101,8 @@ function startServer(place: Place, cage: PiCage | null, extraEnv: Record<string,
   const { cmd, args } = cage ? cage.wrap(process.execPath, node) : { cmd: process.execPath, args: node };
   return spawnServer(cmd, args, {
     cwd: spawnCwd(),
-    env: { ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: place.dataDir, LOG_LEVEL: 'info', SATSTATION_LOOP_PROBE_DIR: place.probeDir, SATSTATION_GAPS_DIR: (cage && process.env.PI_PROF) || '', ...extraEnv },
+    env: unitEnv(rt, { PORT: '0', HOST: '127.0.0.1', DATA_DIR: place.dataDir, LOG_LEVEL: 'info', SATSTATION_LOOP_PROBE_DIR: place.probeDir, SATSTATION_GAPS_DIR: (cage && process.env.PI_PROF) || '', ...extraEnv }),
+    wholeEnv: true,
     timeoutMs: 120_000,
   });
 }

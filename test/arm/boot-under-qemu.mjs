@@ -414,8 +414,9 @@ const isTime = (s) => typeof s === 'string' && Number.isFinite(Date.parse(s));
 async function bootAndCheck(arch, root, dist, work, data, cache) {
   const rt = deployedRuntime();
   const env = { ...process.env, ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'info' };
-  // The host's node options are not the appliance's; and no systemd notifications from the guest.
-  for (const k of ['NODE_OPTIONS', 'NODE_PATH', 'NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID']) delete env[k];
+  // The host's node options are not the appliance's (a host's NODE_EXTRA_CA_CERTS: a CA bundle
+  // parsed at every start, emulated); and no systemd notifications from the guest.
+  for (const k of ['NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID']) delete env[k];
   const args = ['-L', root, join(root, 'usr/bin/node'), ...rt.flags, join(dist, 'server.cjs')];
   say(`${arch}: ${TARGETS[arch].qemu} -L <root> <root>/usr/bin/node ${rt.flags.join(' ')} dist/server.cjs`);
   const t0 = performance.now();

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deployedRuntime } from '../../bench/child-bundle.js';
+import { deployedRuntime, unitEnv } from '../../bench/child-bundle.js';
 import { tmpDataDir } from './server.js';
 import { spawnServer, type SpawnedServer } from './spawn-server.js';
 
@@ -36,7 +36,8 @@ export async function spawnDeployed(env: Record<string, string> = {}, dataDir = 
   const rt = deployedRuntime();
   const srv = await spawnServer(process.execPath, [...rt.flags, serverBundle()], {
     cwd: ROOT,
-    env: { ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: unitEnv(rt, { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }),
+    wholeEnv: true,
     timeoutMs: 30_000,
   });
   return {

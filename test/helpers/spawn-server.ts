@@ -36,10 +36,11 @@ function reapAtExit(child: ChildProcess): void {
 export async function spawnServer(
   cmd: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+  opts: { cwd: string; env: Record<string, string>; timeoutMs?: number; /** `env` is the whole environment, not added to this process's. */ wholeEnv?: boolean },
 ): Promise<SpawnedServer> {
   const t0 = performance.now();
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const env = opts.wholeEnv ? opts.env : { ...process.env, ...opts.env };
+  const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   reapAtExit(child);
   const output: string[] = [];
   let port = 0;
