@@ -50,6 +50,7 @@ export function deployedRuntime(): DeployedRuntime {
  * A machine's own would measure another runtime: NODE_EXTRA_CA_CERTS, set on this dev machine to the
  * system's CA bundle, made Node parse ~140 certificates at every start (59 % of a boot's
  * instructions under valgrind, 1.6 MiB of RSS, ~0.7 s of a boot at a tenth of a core).
+ * test/arm/boot-under-qemu.mjs applies the same rule (it runs on plain node, without our TypeScript).
  */
 const RUNTIME_VAR = /^(NODE_|UV_|MALLOC_|OPENSSL_)|^(GLIBC_TUNABLES|LD_PRELOAD)$/;
 

@@ -363,6 +363,9 @@ async function prepareRoot(arch, pkgs) {
 // ---------------------------------------------------------------------------------------------
 // Build, boot, check
 
+/** Variables a service gets only from its unit (bench/child-bundle.ts's RUNTIME_VAR). */
+const RUNTIME_VAR = /^(NODE_|UV_|MALLOC_|OPENSSL_)|^(GLIBC_TUNABLES|LD_PRELOAD)$/;
+
 /** Node flags and tuning environment of deploy/satstation.service's ExecStart (as bench/child-bundle.ts reads them). */
 function deployedRuntime() {
   const unit = readFileSync(join(ROOT, 'deploy/satstation.service'), 'utf8');
@@ -413,10 +416,13 @@ const isTime = (s) => typeof s === 'string' && Number.isFinite(Date.parse(s));
  */
 async function bootAndCheck(arch, root, dist, work, data, cache) {
   const rt = deployedRuntime();
-  const env = { ...process.env, ...rt.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'info' };
-  // The host's node options are not the appliance's (a host's NODE_EXTRA_CA_CERTS: a CA bundle
-  // parsed at every start, emulated); and no systemd notifications from the guest.
-  for (const k of ['NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID']) delete env[k];
+  // The unit's environment, as bench/child-bundle.ts's unitEnv makes it: the host's variables that
+  // tune Node, libuv, glibc's allocator or OpenSSL are not the appliance's (a host's
+  // NODE_EXTRA_CA_CERTS is a CA bundle parsed at every start, emulated); and no systemd
+  // notifications from the guest.
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!RUNTIME_VAR.test(k) && !['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID'].includes(k)) env[k] = v;
+  Object.assign(env, rt.env, { PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'info' });
   const args = ['-L', root, join(root, 'usr/bin/node'), ...rt.flags, join(dist, 'server.cjs')];
   say(`${arch}: ${TARGETS[arch].qemu} -L <root> <root>/usr/bin/node ${rt.flags.join(' ')} dist/server.cjs`);
   const t0 = performance.now();
