@@ -48,6 +48,30 @@ export function nextTurn(): Promise<void> {
   });
 }
 
+/**
+ * For a loop that awaits I/O rather than running steps (a response body's chunks): `spent` once a
+ * slice of this thread's time has passed since the last turn it gave. A fast peer fills a
+ * socket's reads back to back (libuv reads up to 32 × 64 KiB a poll, and a stream's consumer
+ * runs in the microtasks after each), so without a yield one turn can carry megabytes.
+ */
+export class SliceClock {
+  private since: number;
+
+  constructor(private readonly s: LoopSlicer = eventLoopSlicer) {
+    this.since = s.monotonicMs();
+  }
+
+  get spent(): boolean {
+    return this.s.monotonicMs() - this.since >= this.s.sliceMs;
+  }
+
+  /** Gives the loop a turn; the next slice starts when it comes back. */
+  async yieldTurn(): Promise<void> {
+    await this.s.yieldTo();
+    this.since = this.s.monotonicMs();
+  }
+}
+
 /** Sliced jobs waiting for their turn (tests, diagnostics). */
 export const waitingSlices = (): number => waiting.length;
 
