@@ -1,4 +1,4 @@
-import { jsonArrayOfEach } from '../util/json-bytes.js';
+import { ArrayJson, jsonArrayOfEach } from '../util/json-bytes.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { runWorkerJob, type JobOutcome, type WorkerScript } from '../util/worker-job.js';
 import { ObserverFrame, TimeFrame } from './frames.js';
@@ -23,23 +23,18 @@ export interface LiveAllInput extends OrbitJobInput {
 
 export interface LiveAllAnswer {
   buffer: ArrayBuffer;
+  offset: number;
   length: number;
   count: number;
 }
 
-/** The items array of /live as JSON bytes, and how many samples it holds. */
-export interface LiveItemsJson {
-  count: number;
-  json: Buffer;
-}
-
 /** Every satellite of `prop` at second_ms on a worker thread; never throws. */
-export async function liveAllOffThread(prop: Propagator, obs: Observer, second_ms: number, signal: AbortSignal, script?: WorkerScript): Promise<JobOutcome<LiveItemsJson>> {
+export async function liveAllOffThread(prop: Propagator, obs: Observer, second_ms: number, signal: AbortSignal, script?: WorkerScript): Promise<JobOutcome<ArrayJson>> {
   const orbits = await drainSliced(encodeOrbitsSteps(prop, true));
   if (!orbits) return { kind: 'failed', message: 'a satellite has a satrec but no elements' };
   const input: LiveAllInput = { orbits, obs: plainObserver(obs), second_ms };
   const r = await runWorkerJob<LiveAllAnswer>(JOB, input, { signal, limits: LIMITS, transfer: [orbits.fields.buffer as ArrayBuffer], script });
-  return r.kind === 'done' ? { kind: 'done', value: { count: r.value.count, json: Buffer.from(r.value.buffer, 0, r.value.length) } } : r;
+  return r.kind === 'done' ? { kind: 'done', value: ArrayJson.roomy(r.value.buffer, r.value.offset, r.value.length, r.value.count) } : r;
 }
 
 /** The worker side (src/worker.ts). */
@@ -49,8 +44,9 @@ export function liveAllJob(j: LiveAllInput): { value: LiveAllAnswer; transfer: A
   const frame = new ObserverFrame(j.obs);
   const tf = new TimeFrame();
   tf.set(j.second_ms, true);
-  // Each sample is written as it is made: 16k of them never exist at once.
-  const { json, count } = jsonArrayOfEach(prop.size, (i) => sampler.sample(i, frame, tf));
+  // Each sample is written as it is made: 16k of them never exist at once. The room around them
+  // takes the route's head and brace on the loop without a copy (ArrayJson).
+  const { json, count } = jsonArrayOfEach(prop.size, (i) => sampler.sample(i, frame, tf), true);
   const own = json.buffer as ArrayBuffer;
-  return { value: { buffer: own, length: json.length, count }, transfer: [own] };
+  return { value: { buffer: own, offset: json.byteOffset, length: json.length, count }, transfer: [own] };
 }

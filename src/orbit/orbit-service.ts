@@ -2,11 +2,10 @@ import type { CatalogProvider } from '../catalog/types.js';
 import type { LocationProvider } from './location-types.js';
 import { join } from 'node:path';
 import { iso, type Clock } from '../util/clock.js';
-import { jsonArraySteps } from '../util/json-bytes.js';
+import { ArrayJson, jsonArraySteps } from '../util/json-bytes.js';
 import { logger } from '../util/logger.js';
 import { drainSliced } from '../util/loop-slices.js';
 import { DEG, G_ALT, G_LAT, G_LON, GROUND_SIZE, groundFromEci, isSunlit, L_AZ, L_RANGE, L_RANGE_RATE, L_SIN_EL, ObserverFrame, TimeFrame } from './frames.js';
-import type { LiveItemsJson } from './live-all-job.js';
 import { LiveSampler, round } from './live-sampler.js';
 import { PassFinder } from './pass-finder.js';
 import { PassCollector, PassTable, tableKey, type PassSelection } from './pass-table.js';
@@ -184,7 +183,7 @@ export class OrbitEngine implements OrbitService {
    * on a worker thread for a catalogue beyond the satrec cap (live-all-job.ts), else (or when the
    * worker cannot run) in slices here.
    */
-  async liveAllJson(at_ms: number): Promise<LiveItemsJson & { second_ms: number }> {
+  async liveAllJson(at_ms: number): Promise<{ second_ms: number; items: ArrayJson }> {
     const { prop } = this.orbits();
     const second_ms = Math.floor(at_ms / 1000) * 1000;
     if (prop.size >= (this.o.workerFromSatellites ?? OFF_THREAD_FROM_SATELLITES)) {
@@ -192,7 +191,7 @@ export class OrbitEngine implements OrbitService {
       const r = await liveAllOffThread(prop, this.observer(), second_ms, this.stopping.signal);
       if (r.kind === 'done') {
         this.liveSweepsOffThread++;
-        return { second_ms, ...r.value };
+        return { second_ms, items: r.value };
       }
       if (r.kind === 'failed') {
         this.lastWorkerFailure = r.message;
@@ -200,7 +199,7 @@ export class OrbitEngine implements OrbitService {
       }
     }
     const { items } = await drainSliced(this.liveAllSteps(at_ms));
-    return { second_ms, count: items.length, json: await drainSliced(jsonArraySteps(items)) };
+    return { second_ms, items: ArrayJson.joined(await drainSliced(jsonArraySteps(items)), items.length) };
   }
 
   /**

@@ -1,5 +1,6 @@
 // The contract between the orbit engine and its consumers (guidance, station, routes).
 // Times are epoch ms inside the engine; routes render ISO strings.
+import type { ArrayJson } from '../util/json-bytes.js';
 
 export interface Observer {
   lat_deg: number;
@@ -75,7 +76,7 @@ export interface OrbitService {
   /** Live samples at one timestamp (cached per second and shared by every caller). */
   live(at_ms: number, sat_ids?: readonly string[]): LiveSample[];
   /** Every satellite at the whole second of at_ms: the JSON bytes of the samples' array (made off the loop or in slices). */
-  liveAllJson(at_ms: number): Promise<{ second_ms: number; count: number; json: Buffer }>;
+  liveAllJson(at_ms: number): Promise<{ second_ms: number; items: ArrayJson }>;
   sample(sat_id: string, at_ms: number): LiveSample | null;
   /** Sampled path; bounded by the caller's validation. */
   path(sat_id: string, from_ms: number, minutes: number, step_seconds: number): PathPoint[];

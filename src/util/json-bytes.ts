@@ -53,22 +53,25 @@ const ESTIMATE_MARGIN = 1.1;
  * turn comes and written at once into one buffer (sized from the first slice's bytes per index):
  * the same bytes as JSON.stringify of those items, without an array holding them all or a buffer
  * per slice. A worker's 16k /live samples held that way were ~4 MiB of objects and 3 MiB of parts
- * at its memory peak. `json` is a view at the start of a buffer of its own (never Node's shared
- * pool), so its `buffer` can be handed to another thread.
+ * at its memory peak. `json` is a view into a buffer of its own (never Node's shared pool), so its
+ * `buffer` can be handed to another thread; with `room`, HEAD_ROOM free bytes come before it and
+ * one after (ArrayJson.roomy), else it starts the buffer.
  */
-export function jsonArrayOfEach(n: number, item: (i: number) => unknown): { json: Buffer; count: number } {
-  let buf = Buffer.allocUnsafeSlow(2);
-  let pos = buf.write('[');
+export function jsonArrayOfEach(n: number, item: (i: number) => unknown, room = false): { json: Buffer; count: number } {
+  const start = room ? HEAD_ROOM : 0;
+  const spare = room ? 2 : 1; // the closing bracket, and a document's closing brace
+  let buf = Buffer.allocUnsafeSlow(start + 1 + spare);
+  let pos = start + buf.write('[', start);
   let count = 0;
   /** Writes `text`, made from the items of the first `visited` indexes. */
   const put = (text: string, visited: number) => {
-    const need = pos + Buffer.byteLength(text) + 1; // and the closing bracket
+    const need = pos + Buffer.byteLength(text) + spare;
     if (need > buf.length) {
       // Room for all n at the bytes per index so far (skipped ones included), with headroom: one
       // allocation at the first slice unless later items are longer.
-      const estimate = Math.ceil(((need - 1) / Math.max(visited, 1)) * n * ESTIMATE_MARGIN);
+      const estimate = start + Math.ceil(((need - start - spare) / Math.max(visited, 1)) * n * ESTIMATE_MARGIN);
       const grown = Buffer.allocUnsafeSlow(Math.max(need, estimate, Math.ceil(buf.length * 1.5)));
-      buf.copy(grown, 0, 0, pos);
+      buf.copy(grown, start, start, pos);
       buf = grown;
     }
     pos += buf.write(text, pos);
@@ -87,7 +90,53 @@ export function jsonArrayOfEach(n: number, item: (i: number) => unknown): { json
     }
   }
   put(slice + ']', n);
-  return { json: buf.subarray(0, pos), count };
+  return { json: buf.subarray(start, pos), count };
+}
+
+/** Free bytes jsonArrayOfEach leaves before an array when asked: room for a document's head. */
+export const HEAD_ROOM = 512;
+
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * An array's JSON, made elsewhere (a worker's answer), that a document is then written around as
+ * its last property. Joining a 3 MiB array into a new buffer cost the loop one turn of ~15 ms
+ * here (the copy, and every page of the new buffer touched for the first time), where the
+ * worker's buffer has room for the head before it and the brace after it.
+ */
+export class ArrayJson {
+  private constructor(
+    readonly json: Buffer,
+    readonly count: number,
+    /** The HEAD_ROOM bytes before `json` and the one after are this array's own, free to write. */
+    private readonly room: boolean,
+  ) {}
+
+  /** An array whose buffer may be shared: a document around it is a new buffer. */
+  static joined(json: Buffer, count: number): ArrayJson {
+    return new ArrayJson(json, count, false);
+  }
+
+  /** jsonArrayOfEach's bytes made with `room`, here as (buffer, offset, length), e.g. handed from a worker. */
+  static roomy(buffer: ArrayBuffer, offset: number, length: number, count: number): ArrayJson {
+    const fits = offset >= HEAD_ROOM && offset + length < buffer.byteLength;
+    return new ArrayJson(Buffer.from(buffer, offset, length), count, fits);
+  }
+
+  /**
+   * UTF-8 JSON of `doc` with this array as its last property `key` (the bytes JSON.stringify
+   * gives for `{ ...doc, [key]: items }`). In place when the head fits its room: the answer
+   * shares this array's buffer, so an array gives one document.
+   */
+  document(doc: object, key: string): Buffer {
+    const head = headWithKey(JSON.stringify(doc), key);
+    const j = this.json;
+    if (!this.room || head.length > HEAD_ROOM) return Buffer.concat([head, j, Buffer.from('}')]);
+    const whole = Buffer.from(j.buffer, j.byteOffset - head.length, head.length + j.length + 1);
+    head.copy(whole, 0);
+    whole[whole.length - 1] = CLOSE_BRACE;
+    return whole;
+  }
 }
 
 export function* jsonWithArraySteps(doc: object, key: string, items: readonly unknown[]): Generator<void, Buffer, undefined> {
@@ -109,9 +158,6 @@ export function* jsonTextWithArrayPartsSteps(head: string, key: string, items: I
   parts.push(Buffer.from('}'));
   return parts;
 }
-
-/** UTF-8 JSON of `doc` with an array already serialised (`arrayJson`, made elsewhere) added as its last property `key`. */
-export const jsonWithArrayBytes = (doc: object, key: string, arrayJson: Buffer): Buffer => Buffer.concat([headWithKey(JSON.stringify(doc), key), arrayJson, Buffer.from('}')]);
 
 /**
  * UTF-8 JSON of `doc` with the array `items` added as its last property `key`: the same bytes as

@@ -37,9 +37,17 @@ test('live of every satellite: the worker thread gives the bytes the loop gives,
     assert.equal(off.e.lastWorkerFailure, null);
     assert.deepEqual([onLoop.e.liveSweepsOffThread, off.e.liveSweepsOffThread], [0, 1]);
     assert.equal(b.second_ms, T0 + 12_000);
-    assert.equal(b.count, sats.length);
-    assert.equal(b.json.toString(), a.json.toString());
-    assert.deepEqual(JSON.parse(b.json.toString()), onLoop.e.live(t), 'the samples /live?sat_ids gives one by one');
+    assert.equal(b.items.count, sats.length);
+    assert.equal(b.items.json.toString(), a.items.json.toString());
+    assert.deepEqual(JSON.parse(b.items.json.toString()), onLoop.e.live(t), 'the samples /live?sat_ids gives one by one');
+    // The document around the array: the same bytes whether written in the worker's room or joined.
+    const doc = { timestamp: new Date(b.second_ms).toISOString(), count: b.items.count };
+    const joined = a.items.document(doc, 'items');
+    const inPlace = b.items.document(doc, 'items');
+    assert.equal(inPlace.buffer, b.items.json.buffer, 'written around the array, not copied');
+    assert.notEqual(joined.buffer, a.items.json.buffer);
+    assert.equal(inPlace.toString(), joined.toString());
+    assert.deepEqual(JSON.parse(inPlace.toString()), { ...doc, items: onLoop.e.live(t) });
   } finally {
     await onLoop.done();
     await off.done();

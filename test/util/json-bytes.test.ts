@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonArrayOfEach, jsonArraySteps, jsonWithArray } from '../../src/util/json-bytes.js';
+import { ArrayJson, HEAD_ROOM, jsonArrayOfEach, jsonArraySteps, jsonWithArray } from '../../src/util/json-bytes.js';
 import { drain } from '../../src/util/loop-slices.js';
 
 // The sliced serialiser must write exactly what JSON.stringify writes, at every slice boundary.
@@ -32,5 +32,46 @@ describe('JSON of items made one at a time', () => {
     const grow = (i: number) => ({ i, pad: 'y'.repeat(i < 128 ? 1 : 300) });
     const { json } = jsonArrayOfEach(1000, grow);
     assert.equal(json.toString('utf8'), JSON.stringify(Array.from({ length: 1000 }, (_, i) => grow(i))));
+  });
+});
+
+describe('ArrayJson: a document around an array made elsewhere', () => {
+  const items = [{ a: 1, s: 'é "q"' }, { a: 2, s: '' }, null, { a: 3, s: 'x' }];
+  const doc = { timestamp: '2026-07-24T12:00:00.000Z', count: 3 };
+  const expected = JSON.stringify({ ...doc, items: items.filter((x) => x !== null) });
+
+  it('with room, writes the head and the brace around the array in its own buffer', () => {
+    const { json, count } = jsonArrayOfEach(items.length, (i) => items[i], true);
+    assert.equal(json.byteOffset, HEAD_ROOM);
+    const a = ArrayJson.roomy(json.buffer as ArrayBuffer, json.byteOffset, json.length, count);
+    const out = a.document(doc, 'items');
+    assert.equal(out.toString(), expected);
+    assert.equal(out.buffer, json.buffer, 'no new buffer');
+  });
+
+  it('without room, or a head longer than the room, joins into a new buffer', () => {
+    const { json, count } = jsonArrayOfEach(items.length, (i) => items[i]);
+    assert.equal(json.byteOffset, 0);
+    // Room claimed over a buffer that has none before the array: joined, the buffer untouched.
+    const before = Buffer.from(json);
+    const noRoom = ArrayJson.roomy(json.buffer as ArrayBuffer, 0, json.length, count).document(doc, 'items');
+    assert.equal(noRoom.toString(), expected);
+    assert.notEqual(noRoom.buffer, json.buffer);
+    assert.deepEqual(Buffer.from(json), before);
+    assert.equal(ArrayJson.joined(json, count).document(doc, 'items').toString(), expected);
+    const roomy = jsonArrayOfEach(items.length, (i) => items[i], true);
+    const big = { note: 'x'.repeat(HEAD_ROOM) };
+    const a = ArrayJson.roomy(roomy.json.buffer as ArrayBuffer, roomy.json.byteOffset, roomy.json.length, roomy.count);
+    assert.equal(a.document(big, 'items').toString(), JSON.stringify({ ...big, items: items.filter((x) => x !== null) }));
+  });
+
+  it('with room, grows past its first estimate and keeps the room (a long later item)', () => {
+    const n = 1000;
+    const grow = (i: number) => ({ i, pad: i > 900 ? 'y'.repeat(500) : '' });
+    const { json, count } = jsonArrayOfEach(n, grow, true);
+    assert.equal(json.toString(), JSON.stringify(Array.from({ length: n }, (_, i) => grow(i))));
+    const out = ArrayJson.roomy(json.buffer as ArrayBuffer, json.byteOffset, json.length, count).document({ count }, 'items');
+    assert.equal(out.buffer, json.buffer);
+    assert.equal(JSON.parse(out.toString()).items.length, n);
   });
 });

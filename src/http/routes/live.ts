@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
 import { LiveSampleSchema } from '../../orbit/schemas.js';
-import { jsonWithArrayBytes } from '../../util/json-bytes.js';
 import { RawReply, route, type RouteDef } from '../route.js';
 import { qSatIds } from '../validate.js';
 
@@ -34,8 +33,8 @@ export function liveRoutes(s: Services): RouteDef[] {
   const wholeCatalog = async (): Promise<RawReply> => {
     const key = keyAt(s.clock.now());
     const loc = location();
-    const { second_ms, count, json } = await s.orbit.liveAllJson(s.clock.now());
-    const reply = new RawReply(jsonWithArrayBytes({ timestamp: new Date(second_ms).toISOString(), location: loc, count }, 'items', json));
+    const { second_ms, items } = await s.orbit.liveAllJson(s.clock.now());
+    const reply = new RawReply(items.document({ timestamp: new Date(second_ms).toISOString(), location: loc, count: items.count }, 'items'));
     cache = { key, reply };
     return reply;
   };
