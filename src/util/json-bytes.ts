@@ -45,6 +45,9 @@ export function* jsonArrayPartsSteps(items: Items): Generator<void, Buffer[], un
   return parts;
 }
 
+/** Free bytes jsonArrayOfEach leaves before an array when asked: room for a document's head. */
+export const HEAD_ROOM = 512;
+
 /** Headroom over the bytes per index seen so far when sizing the whole array's buffer. */
 const ESTIMATE_MARGIN = 1.1;
 
@@ -92,9 +95,6 @@ export function jsonArrayOfEach(n: number, item: (i: number) => unknown, room = 
   put(slice + ']', n);
   return { json: buf.subarray(start, pos), count };
 }
-
-/** Free bytes jsonArrayOfEach leaves before an array when asked: room for a document's head. */
-export const HEAD_ROOM = 512;
 
 const CLOSE_BRACE = 0x7d;
 
