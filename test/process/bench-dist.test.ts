@@ -59,6 +59,7 @@ describe('dist/bench.mjs from a copied artifact', () => {
     assert.match(o, /^# satstation bench · quick profile · .*bench\.mjs \(satstation [\w.-]+, built for \w+\)$/m);
     assert.match(o, /^machine: .+, \d+ cores? .*· RAM \d+ MiB$/m);
     assert.match(o, new RegExp(`^runtime: Node ${process.version.replace(/\./g, '\\.')} · ${process.arch} · `, 'm'));
+    assert.match(o, /^memory: a page written for the first time costs [\d.]+ µs more than again/m);
     assert.match(o, /^budgets: (dev machine|Pi Zero 2 W)/m);
     assert.match(o, /^## foundation: router and state store$/m);
     assert.match(o, /^\| router dispatch \(per request\) \| [\d.]+ µs \| ≤ [\d.]+ µs \| (ok|OVER)/m);
@@ -77,6 +78,7 @@ describe('dist/bench.mjs from a copied artifact', () => {
     for (const k of ['cpu', 'os', 'kernel', 'node', 'arch']) assert.equal(typeof report.machine[k], 'string', k);
     assert.equal(report.machine.node, process.version);
     assert.ok(report.machine.cores >= 1 && report.machine.ram_mib > 0);
+    assert.ok(Number.isFinite(report.machine.first_touch_us) && report.machine.first_touch_us >= 0);
     assert.ok(['dev', 'pi'].includes(report.target.name));
     assert.deepEqual(
       report.suites.map((s: any) => s.name),
