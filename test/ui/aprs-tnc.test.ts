@@ -120,6 +120,10 @@ describe('/aprs when Dire Wolf fails', { skip }, () => {
     await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.locator('[data-sidecar="running"]').waitFor();
+    // The connect itself ends after the sidecar runs (the KISS link over its pseudo-terminal is
+    // opened next). A crash before that is a failed connect: stopped, the 502 naming it, no
+    // restart. Under a loaded run the kill below came in that window and the test met "stopped".
+    await until(async () => (await s.get('/api/v1/aprs/state')).body.runtime.connected === true, 'the connect to finish', 10_000);
     assert.equal(await page.locator('[data-last-error]').count(), 0, 'a healthy sidecar shows no error');
     const pids = direwolfPids(s.dataDir);
     assert.equal(pids.length, 1);
